@@ -1,0 +1,110 @@
+import type { MediaKind } from './enums';
+
+/** Defaults and limits of SPEC §5 and §9 that are not tied to one model. */
+
+export interface UploadRule {
+  /** MIME type → accepted file extensions, the shape file pickers take. */
+  accept: Readonly<Record<string, readonly string[]>>;
+  maxBytes: number;
+}
+
+/**
+ * Accepted uploads per media kind (SPEC §5). SPEC gives the three size limits without saying
+ * which kind each belongs to; it calls image, video, audio in that order plausible.
+ */
+export const UPLOAD_RULES: Readonly<Record<MediaKind, UploadRule>> = {
+  image: {
+    accept: {
+      'image/jpeg': ['.png', '.jpg', '.svg', '.heif', '.webp', '.tif', '.tiff', '.bmp', '.avif', '.jfif'],
+      'image/heic': [],
+      'image/psd': ['.psd'],
+    },
+    maxBytes: 30_000_000,
+  },
+  video: {
+    accept: { 'video/mp4': ['.mp4'] },
+    maxBytes: 100_000_000,
+  },
+  audio: {
+    accept: { 'audio/*': ['.mp3', '.wav', '.ogg'] },
+    maxBytes: 50_000_000,
+  },
+};
+
+export const PASSWORD_MIN_LENGTH = 6;
+
+/** Local-storage keys, the one place their spelling lives. */
+export const STORAGE_KEYS = {
+  appConfiguration: 'app_configuration',
+  appConfigExpiry: 'app_config_exp',
+  couponCode: 'coupon_code',
+  redirectUri: 'redirect_uri',
+  redirectState: 'redirect_state',
+} as const;
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+export const APP_CONFIG_CACHE_MS = 3_600_000;
+
+/** Extra attempts after the first failed `GET credits/get`. */
+export const CREDITS_FETCH_RETRIES = 2;
+
+export const IDENTITY_CREDENTIALS_REFRESH_MS = 50 * 60 * 1000;
+export const IDENTITY_RETRY_BACKOFF_CAP_MS = 300_000;
+/** Identity requests are retried on these statuses, on throttling and on time-outs (SPEC §8). */
+export const IDENTITY_RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
+export const TOAST = { autoCloseMs: 5000, position: 'top-right', pauseOnHover: true } as const;
+
+export const HELP_POPOVER = {
+  topicCount: 41,
+  widthPx: 500,
+  viewportMarginPx: 15,
+  heightWithVideoPx: 400,
+  heightWithoutVideoPx: 200,
+} as const;
+
+/** Below `mobile` px wide the layout is mobile, below `tablet` it is tablet, otherwise desktop. */
+export const BREAKPOINTS = { mobile: 768, tablet: 1024 } as const;
+
+export const SENTRY_RATES = {
+  tracesSampleRate: 1.0,
+  replaysSessionSampleRate: 0.1,
+  replaysOnErrorSampleRate: 1.0,
+} as const;
+
+export const SOUND_EFFECT_DURATION_DEFAULT = 5;
+export const ASYNC_MODE_DEFAULT = true;
+
+/** Values a parsed motion preset falls back to (SPEC §3 "Media item"). */
+export const MOTION_PRESET_DEFAULTS = {
+  motion_type: 'Auto',
+  motion_amount: 5,
+  motion_length: 5,
+  loop: 1,
+  quantity: 1,
+  prompt: '',
+  model: '',
+} as const;
+
+export interface FinetuneLimit {
+  minImages: number;
+  maxImages: number;
+  /** Kontext trains on input/output pairs plus a prompt rather than single images. */
+  imagePairs: boolean;
+  requiresPrompt: boolean;
+  approxTrainingMinutes: number;
+}
+
+export const FINETUNE_LIMITS = {
+  FluxFinetune: { minImages: 5, maxImages: 20, imagePairs: false, requiresPrompt: false, approxTrainingMinutes: 2 },
+  FluxProFinetune: { minImages: 1, maxImages: 10, imagePairs: false, requiresPrompt: false, approxTrainingMinutes: 20 },
+  FluxKontextFinetune: { minImages: 1, maxImages: 20, imagePairs: true, requiresPrompt: true, approxTrainingMinutes: 30 },
+} as const satisfies Record<string, FinetuneLimit>;
+
+export const GUEST_USERNAME = 'guest';
+/** Members of this identity group skip credit checks (SPEC §6). */
+export const DEVELOPER_GROUP = 'Developer';
+export const B2B_MEMBERS_KEY_PREFIX = 'b2b_members_';
+
+export const SOCIAL_PROVIDER_COUNT = 3;
+export const MFA = { required: false, methods: ['SMS', 'TOTP'] } as const;

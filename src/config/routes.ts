@@ -1,0 +1,64 @@
+/** Every path the web app knows (SPEC §2.1, §2.3, §2.4, §2.6), spelled once. */
+export const ROUTES = {
+  home: '/',
+  authentication: '/authentication',
+  account: '/account',
+  /** A user's public profile: `/@{preferred_username}`. */
+  profile: (handle: string): string => `/@${handle}`,
+  notFound: '/404',
+  aiAudio: {
+    root: '/ai-audio/',
+    textToSpeech: '/ai-audio/text-to-speech',
+    textToAudio: '/ai-audio/text-to-audio',
+    textToMusic: '/ai-audio/text-to-music',
+  },
+  aiImage: {
+    root: '/ai-image/',
+    textToImage: '/ai-image/text-to-image',
+    imageToImage: '/ai-image/image-to-image',
+    faceSwap: '/ai-image/face-swap',
+    tryOn: '/ai-image/try-on',
+    imageElements: '/ai-image/image-elements',
+    replaceBackground: '/ai-image/replace-background',
+    editImage: '/ai-image/edit-image',
+    restyle: '/ai-image/restyle',
+  },
+  aiVideo: {
+    root: '/ai-video/',
+    aiMotion: '/ai-video/ai-motion',
+    parallaxMotion: '/ai-video/parallax-motion',
+    characterAnimate: '/ai-video/character-animate',
+    tryOn: '/ai-video/try-on',
+    editVideo: '/ai-video/edit-video',
+    videoEffects: '/ai-video/video-effects',
+    lipSync: '/ai-video/lip-sync',
+    replaceBackgroundVideo: '/ai-video/replace-background-video',
+    modifyVideo: '/ai-video/modify-video',
+  },
+  aiProduction: {
+    root: '/ai-production/',
+    aiStory: '/ai-production/ai-story',
+    finetune: '/ai-production/finetune',
+  },
+  useCases: {
+    branding: '/use-cases/branding',
+    ecommerce: '/use-cases/ecommerce',
+    photography: '/use-cases/photography',
+    restaurants: '/use-cases/restaurants',
+  },
+  /** Served by the local API server in local mode only, never by the SPA router. */
+  localMailbox: '/local/mailbox',
+} as const;
+
+const PROFILE_PREFIX = '/@';
+
+/**
+ * The handle in a profile path (`/@ada` → `ada`), or null for any other path.
+ * Router path patterns cannot express a segment that starts with "@", so the shell matches it here.
+ */
+export function profileHandleFromPath(pathname: string): string | null {
+  if (!pathname.startsWith(PROFILE_PREFIX)) return null;
+  const handle = pathname.slice(PROFILE_PREFIX.length).replace(/\/$/, '');
+  if (handle === '' || handle.includes('/')) return null;
+  return decodeURIComponent(handle);
+}
