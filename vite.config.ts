@@ -12,6 +12,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    manifest: true,
   },
   server: {
     port: 5173,
@@ -31,6 +32,12 @@ export default defineConfig({
           include: ['tests/**/*.test.{ts,tsx}'],
           exclude: ['tests/server/**', 'tests/e2e/**', 'node_modules/**'],
           setupFiles: ['tests/setup.ts'],
+          env: {
+            VITE_API_URL: 'http://localhost/api',
+            VITE_API_KEY: 'test-api-key',
+            VITE_COGNITO_USER_POOL_ID: 'local_test',
+            VITE_COGNITO_CLIENT_ID: 'testclient',
+          },
         },
       },
       {

@@ -1,0 +1,25 @@
+/**
+ * `http`: the server answered with a failure; `network`: no answer at all (offline, time-out,
+ * aborted); `auth`: stopped before sending because there is no signed-in user or session;
+ * `parse`: the answer did not match its schema.
+ */
+export type ApiErrorKind = 'http' | 'network' | 'auth' | 'parse';
+
+/**
+ * The one error type of the services layer. Its own module so that auth.ts and http.ts can both
+ * raise it without importing each other.
+ */
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  /** HTTP status when the server answered; undefined otherwise. */
+  readonly status: number | undefined;
+
+  constructor(message: string, options: { kind: ApiErrorKind; status?: number; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.kind = options.kind;
+    this.status = options.status;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

@@ -1,0 +1,184 @@
+import axios, { isAxiosError } from 'axios';
+import type { AxiosInstance, AxiosProgressEvent, AxiosRequestConfig, Method } from 'axios';
+import type { z } from 'zod';
+import { loadEnv } from '@/config/env';
+import type { Env } from '@/config/env';
+import { MESSAGES } from '@/config/messages';
+import { ApiError } from '@/services/api-error';
+import { getAccessToken } from '@/services/auth';
+
+/**
+ * Who a call speaks for (SPEC §6, §7):
+ * - `user`: the signed-in user's raw access token goes in `Authorization`; signed out → ApiError.
+ * - `none`: the public calls (media status and view, GET users/{id}, promo-videos,
+ *   frontend-configurations); never an `Authorization` header, even when signed in.
+ * - `api-key-only`: auth/check; the client API key and nothing about the user.
+ * Every call carries `X-CLIENT-TYPE` and `X-Api-Key`.
+ */
+export type AuthMode = 'user' | 'none' | 'api-key-only';
+
+export { ApiError, isApiError } from '@/services/api-error';
+export type { ApiErrorKind } from '@/services/api-error';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  auth?: AuthMode;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  onUploadProgress?: (event: AxiosProgressEvent) => void;
+}
+
+type MultipartScalar = string | number | boolean | Blob;
+/** Plain objects are sent as JSON strings (SPEC §7 sends e.g. storyboard and script_board that way). */
+type MultipartObject = { readonly [key: string]: unknown };
+type MultipartItem = MultipartScalar | MultipartObject;
+export type MultipartValue = MultipartItem | readonly MultipartItem[] | null | undefined;
+export type MultipartFields = Record<string, MultipartValue>;
+
+const CLIENT_TYPE = 'web-frontend';
+
+// Read lazily: main.tsx parses the environment first and shows a readable list when it is
+// invalid, which it could not do if importing this module threw.
+let cachedEnv: Env | undefined;
+const env = (): Env => (cachedEnv ??= loadEnv());
+
+/** The one axios instance of the app; base URL and API key come from the environment. */
+export const http: AxiosInstance = axios.create();
+
+http.interceptors.request.use((config) => {
+  const { apiUrl, apiKey } = env();
+  config.baseURL = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
+  config.headers.set('X-CLIENT-TYPE', CLIENT_TYPE);
+  config.headers.set('X-Api-Key', apiKey);
+  return config;
+});
+
+const appendItem = (form: FormData, key: string, item: MultipartItem): void => {
+  // A File is a Blob and keeps its own name as the part's file name.
+  if (item instanceof Blob) form.append(key, item);
+  else if (typeof item === 'object') form.append(key, JSON.stringify(item));
+  else form.append(key, String(item));
+};
+
+/**
+ * Multipart body of SPEC §7: an array becomes the same key repeated once per item, a plain
+ * object a JSON string, a File or Blob stays a file part; null and undefined fields are left out.
+ */
+export const toFormData = (fields: MultipartFields): FormData => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly MultipartItem[]) appendItem(form, key, item);
+    } else {
+      appendItem(form, key, value as MultipartItem);
+    }
+  }
+  return form;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const nonEmptyString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+/** SPEC §7/§8: the message of a failure is detail, else message, else "api error". */
+export const apiErrorMessage = (body: unknown): string => {
+  if (!isRecord(body)) return MESSAGES.apiError;
+  return nonEmptyString(body.detail) ?? nonEmptyString(body.message) ?? MESSAGES.apiError;
+};
+
+const authorizationFor = async (auth: AuthMode): Promise<string | undefined> => {
+  if (auth !== 'user') return undefined;
+  // getAccessToken throws ApiError(MESSAGES.noSession) itself when there is no session at all.
+  const token = await getAccessToken();
+  if (!token) throw new ApiError(MESSAGES.notAuthenticated, { kind: 'auth' });
+  return token;
+};
+
+const describe = (method: Method, path: string) => `${method.toUpperCase()} ${path}`;
+
+const toApiError = (error: unknown, method: Method, path: string): ApiError => {
+  if (error instanceof ApiError) return error;
+  if (isAxiosError(error) && error.response) {
+    return new ApiError(apiErrorMessage(error.response.data), {
+      kind: 'http',
+      status: error.response.status,
+      cause: error,
+    });
+  }
+  const reason = error instanceof Error && error.message ? `: ${error.message}` : '';
+  return new ApiError(`Network error on ${describe(method, path)}${reason}`, { kind: 'network', cause: error });
+};
+
+const parsePayload = <S extends z.ZodType>(body: unknown, schema: S, method: Method, path: string): z.output<S> => {
+  if (!isRecord(body) || !('data' in body)) {
+    throw new ApiError(`Unexpected response from ${describe(method, path)}: no data field`, { kind: 'parse' });
+  }
+  const result = schema.safeParse(body.data);
+  if (!result.success) {
+    const issues = result.error.issues
+      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new ApiError(`Unexpected response from ${describe(method, path)}: ${issues}`, {
+      kind: 'parse',
+      cause: result.error,
+    });
+  }
+  return result.data;
+};
+
+const request = async <S extends z.ZodType>(
+  method: Method,
+  path: string,
+  schema: S,
+  body: { json: unknown } | { form: FormData } | undefined,
+  options: RequestOptions = {},
+): Promise<z.output<S>> => {
+  const authorization = await authorizationFor(options.auth ?? 'user');
+  const headers: Record<string, string> = {};
+  if (authorization) headers.Authorization = authorization;
+  const config: AxiosRequestConfig = {
+    method,
+    url: path,
+    headers,
+    params: options.query,
+    signal: options.signal,
+    onUploadProgress: options.onUploadProgress,
+  };
+  if (body && 'json' in body) {
+    headers['Content-Type'] = 'application/json';
+    config.data = JSON.stringify(body.json);
+  } else if (body) {
+    // Left to the browser so the multipart boundary is filled in.
+    config.data = body.form;
+  }
+  let responseBody: unknown;
+  try {
+    responseBody = (await http.request<unknown>(config)).data;
+  } catch (error) {
+    throw toApiError(error, method, path);
+  }
+  return parsePayload(responseBody, schema, method, path);
+};
+
+export const apiGet = <S extends z.ZodType>(path: string, schema: S, options?: RequestOptions) =>
+  request('get', path, schema, undefined, options);
+
+export const apiDelete = <S extends z.ZodType>(path: string, schema: S, options?: RequestOptions) =>
+  request('delete', path, schema, undefined, options);
+
+export const apiPostJson = <S extends z.ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
+  request('post', path, schema, { json: body }, options);
+
+export const apiPutJson = <S extends z.ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
+  request('put', path, schema, { json: body }, options);
+
+export const apiPostMultipart = <S extends z.ZodType>(
+  path: string,
+  fields: MultipartFields,
+  schema: S,
+  options?: RequestOptions,
+) => request('post', path, schema, { form: toFormData(fields) }, options);

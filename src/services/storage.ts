@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { STORAGE_KEYS } from '@/config/limits';
+import type { StorageKey } from '@/config/limits';
+import { appConfigurationSchema } from '@/services/schemas/app-config';
+
+/** What each local-storage key holds; a stored value that does not match reads as absent. */
+const storedValueSchemas = {
+  [STORAGE_KEYS.appConfiguration]: appConfigurationSchema,
+  /** Epoch milliseconds after which the stored app configuration is stale. */
+  [STORAGE_KEYS.appConfigExpiry]: z.number().finite(),
+  [STORAGE_KEYS.couponCode]: z.string().min(1),
+  [STORAGE_KEYS.redirectUri]: z.string().min(1),
+  [STORAGE_KEYS.redirectState]: z.string(),
+} satisfies Record<StorageKey, z.ZodType>;
+
+type StoredValueSchemas = typeof storedValueSchemas;
+export type StoredValue<K extends StorageKey> = z.output<StoredValueSchemas[K]>;
+/** What may be written: defaults of the schema may be left out, as in its input type. */
+export type StorableValue<K extends StorageKey> = z.input<StoredValueSchemas[K]>;
+
+// Storage can be missing or throw (privacy modes, quota, disabled cookies); the app then runs
+// without its cache instead of failing.
+const storage = (): Storage | null => {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+};
+
+const parseJson = (raw: string): { ok: true; value: unknown } | { ok: false } => {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+};
+
+/**
+ * The stored value, or null when absent, unreadable or not of the expected shape. Values are
+ * stored as JSON; a plain string written by an older build (not JSON-encoded) is still read.
+ */
+export const readStored = <K extends StorageKey>(key: K): StoredValue<K> | null => {
+  let raw: string | null;
+  try {
+    raw = storage()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+  if (raw === null) return null;
+  // Widened for the loop; the key picked the schema, so its output is StoredValue<K>.
+  const schema: z.ZodType = storedValueSchemas[key];
+  const json = parseJson(raw);
+  const candidates: unknown[] = json.ok ? [json.value, raw] : [raw];
+  for (const candidate of candidates) {
+    const result = schema.safeParse(candidate);
+    if (result.success) return result.data as StoredValue<K>;
+  }
+  return null;
+};
+
+/** Stores the value as JSON; false when the browser refused (no storage, quota exceeded). */
+export const writeStored = <K extends StorageKey>(key: K, value: StorableValue<K>): boolean => {
+  try {
+    const target = storage();
+    if (!target) return false;
+    target.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const removeStored = (key: StorageKey): void => {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // Nothing stored that could be removed.
+  }
+};
