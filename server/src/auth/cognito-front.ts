@@ -1,0 +1,156 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
+import { AMZ_JSON, CognitoError, rawCognitoCall } from './cognito-client.ts';
+import type { AuthenticationResult, CognitoClient } from './cognito-client.ts';
+import { readMailbox, renderMailbox } from './mailbox.ts';
+import type { Identity } from './types.ts';
+
+export interface CognitoFrontOptions {
+  client: CognitoClient;
+  verifyAccessToken(token: string): Promise<Identity | null>;
+  /** Serve `/local/mailbox` from this emulator folder's pool file (local mode only). */
+  mailbox?: { emulatorDir: string; userPoolId: string };
+}
+
+/**
+ * The calls a browser may make on a user pool: the unauthenticated ones and those authorised by
+ * the user's own token. Admin and pool-management calls need developer credentials on real
+ * Cognito; cognito-local checks none, so the front refuses them rather than hand them to anyone
+ * who can reach the server.
+ */
+const BROWSER_ACTIONS = new Set([
+  'AssociateSoftwareToken',
+  'ChangePassword',
+  'ConfirmDevice',
+  'ConfirmForgotPassword',
+  'ConfirmSignUp',
+  'DeleteUser',
+  'DeleteUserAttributes',
+  'ForgetDevice',
+  'ForgotPassword',
+  'GetDevice',
+  'GetUser',
+  'GetUserAttributeVerificationCode',
+  'GetUserPoolMfaConfig',
+  'InitiateAuth',
+  'ListDevices',
+  'ResendConfirmationCode',
+  'RespondToAuthChallenge',
+  'RevokeToken',
+  'SetUserMFAPreference',
+  'SignUp',
+  'UpdateDeviceStatus',
+  'UpdateUserAttributes',
+  'VerifySoftwareToken',
+  'VerifyUserAttribute',
+]);
+
+/**
+ * `/cognito`: the web app's user-pool endpoint in local mode. Forwards each call to cognito-local
+ * unchanged, except the two Amplify 6 makes that the emulator lacks.
+ */
+export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync {
+  return async (app) => {
+    // Encapsulated in this plugin: the AWS JSON protocol's type, kept as text to forward verbatim.
+    app.addContentTypeParser(AMZ_JSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      const target = request.headers['x-amz-target'];
+      const action = typeof target === 'string' ? target.split('.')[1] : undefined;
+      if (!action) return sendAmz(reply, 400, { __type: 'InvalidParameterException', message: 'Missing x-amz-target header' });
+      const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? {});
+
+      if (action === 'GetTokensFromRefreshToken') return refreshTokens(options.client, body, reply);
+      if (action === 'GlobalSignOut') return globalSignOut(options, body, reply);
+      if (!BROWSER_ACTIONS.has(action)) {
+        return sendAmz(reply, 403, {
+          __type: 'AccessDeniedException',
+          message: `${action} needs developer credentials; the local /cognito front only forwards calls a browser makes.`,
+        });
+      }
+      const response = await rawCognitoCall(options.client.endpoint, action, body);
+      return reply
+        .code(response.status)
+        .type(response.headers.get('content-type') ?? AMZ_JSON)
+        .send(await response.text());
+    };
+    app.post('/cognito', handle);
+    app.post('/cognito/*', handle);
+
+    const mailbox = options.mailbox;
+    if (mailbox) {
+      app.get('/local/mailbox', async (_request, reply) => {
+        const entries = await readMailbox(mailbox.emulatorDir, mailbox.userPoolId);
+        return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(renderMailbox(entries));
+      });
+    }
+  };
+}
+
+function sendAmz(reply: FastifyReply, status: number, payload: unknown): FastifyReply {
+  return reply.code(status).type(AMZ_JSON).send(JSON.stringify(payload));
+}
+
+function parseJson(body: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function invalidRequest(reply: FastifyReply, message: string): FastifyReply {
+  return sendAmz(reply, 400, { __type: 'InvalidParameterException', message });
+}
+
+function cognitoFailure(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof CognitoError) return sendAmz(reply, error.status, { __type: error.type, message: error.message });
+  throw error;
+}
+
+/**
+ * Amplify 6.22 refreshes with GetTokensFromRefreshToken; the emulator only knows the older
+ * InitiateAuth REFRESH_TOKEN_AUTH. The emulator does not rotate refresh tokens, so the one sent
+ * stays valid and is returned, as Cognito does when rotation is off.
+ */
+async function refreshTokens(client: CognitoClient, body: string, reply: FastifyReply): Promise<FastifyReply> {
+  const input = parseJson(body);
+  const clientId = input?.ClientId;
+  const refreshToken = input?.RefreshToken;
+  if (typeof clientId !== 'string' || typeof refreshToken !== 'string') {
+    return invalidRequest(reply, 'ClientId and RefreshToken are required');
+  }
+  try {
+    const { AuthenticationResult } = await client.call<{ AuthenticationResult: AuthenticationResult }>('InitiateAuth', {
+      AuthFlow: 'REFRESH_TOKEN_AUTH',
+      ClientId: clientId,
+      AuthParameters: { REFRESH_TOKEN: refreshToken },
+      ...(input?.ClientMetadata ? { ClientMetadata: input.ClientMetadata } : {}),
+    });
+    const { exp, iat } = decodeJwt(AuthenticationResult.AccessToken);
+    return sendAmz(reply, 200, {
+      AuthenticationResult: {
+        AccessToken: AuthenticationResult.AccessToken,
+        IdToken: AuthenticationResult.IdToken,
+        RefreshToken: refreshToken,
+        ExpiresIn: exp !== undefined && iat !== undefined ? exp - iat : 3600,
+        TokenType: 'Bearer',
+      },
+    });
+  } catch (error) {
+    return cognitoFailure(reply, error);
+  }
+}
+
+/**
+ * cognito-local has no GlobalSignOut. Answering it keeps Amplify's signOut({ global: true })
+ * working; the emulator cannot revoke its tokens, which simply expire.
+ */
+async function globalSignOut(options: CognitoFrontOptions, body: string, reply: FastifyReply): Promise<FastifyReply> {
+  const accessToken = parseJson(body)?.AccessToken;
+  if (typeof accessToken !== 'string') return invalidRequest(reply, 'AccessToken is required');
+  const identity = await options.verifyAccessToken(accessToken);
+  if (!identity) return sendAmz(reply, 400, { __type: 'NotAuthorizedException', message: 'Invalid Access Token' });
+  return sendAmz(reply, 200, {});
+}

@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { poolFilePath } from './emulator.ts';
+
+/** One message the emulator "sent": it has no mail server, so the code sits on the user record. */
+export interface MailboxEntry {
+  username: string;
+  email: string | null;
+  code: string;
+  kind: string;
+  sentAt: string | null;
+}
+
+interface StoredUser {
+  Username?: string;
+  UserStatus?: string;
+  Attributes?: { Name: string; Value?: string }[];
+  ConfirmationCode?: string;
+  AttributeVerificationCode?: string;
+  MFACode?: string;
+  UserLastModifiedDate?: string;
+}
+
+/**
+ * Reads the codes from the pool's JSON file: cognito-local logs each message only to its console,
+ * late, but saves the pending code on the user before it answers.
+ */
+export async function readMailbox(emulatorDir: string, userPoolId: string): Promise<MailboxEntry[]> {
+  let pool: { Users?: Record<string, StoredUser> };
+  try {
+    pool = JSON.parse(await readFile(poolFilePath(emulatorDir, userPoolId), 'utf8')) as typeof pool;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: MailboxEntry[] = [];
+  for (const user of Object.values(pool.Users ?? {})) {
+    const base = {
+      username: user.Username ?? '',
+      email: user.Attributes?.find((attribute) => attribute.Name === 'email')?.Value ?? null,
+      sentAt: user.UserLastModifiedDate ?? null,
+    };
+    if (user.ConfirmationCode) {
+      // SignUp and ForgotPassword share the field; only an unconfirmed user is signing up.
+      const kind = user.UserStatus === 'UNCONFIRMED' ? 'Sign-up confirmation' : 'Password reset';
+      entries.push({ ...base, code: user.ConfirmationCode, kind });
+    }
+    if (user.AttributeVerificationCode) {
+      entries.push({ ...base, code: user.AttributeVerificationCode, kind: 'E-mail verification' });
+    }
+    if (user.MFACode) entries.push({ ...base, code: user.MFACode, kind: 'Sign-in code (SMS)' });
+  }
+  return entries.sort((a, b) => (b.sentAt ?? '').localeCompare(a.sentAt ?? ''));
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
+}
+
+/** A plain page: no script and no inline style, so the server's CSP needs no exception. */
+export function renderMailbox(entries: MailboxEntry[]): string {
+  const rows = entries
+    .map(
+      (entry) =>
+        `<tr><td>${escapeHtml(entry.username)}</td><td>${escapeHtml(entry.email ?? '')}</td>` +
+        `<td><strong>${escapeHtml(entry.code)}</strong></td><td>${escapeHtml(entry.kind)}</td>` +
+        `<td>${escapeHtml(entry.sentAt ?? '')}</td></tr>`,
+    )
+    .join('\n');
+  const body =
+    entries.length === 0
+      ? '<p>No codes yet. Sign up or ask for a verification code, then this page shows it.</p>'
+      : `<table>\n<thead><tr><th>User</th><th>E-mail</th><th>Code</th><th>Kind</th><th>Sent</th></tr></thead>\n<tbody>\n${rows}\n</tbody>\n</table>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="5">
+<title>Kinora local mailbox</title>
+</head>
+<body>
+<h1>Local mailbox</h1>
+<p>The local sign-in emulator sends no e-mail. The codes it would have sent are listed here, newest first; the page refreshes every 5 seconds.</p>
+${body}
+</body>
+</html>
+`;
+}

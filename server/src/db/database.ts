@@ -1,0 +1,104 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { runMigrations } from './migrations.ts';
+import { seedDatabase } from './seed.ts';
+
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows returned, or rows changed by INSERT/UPDATE/DELETE. */
+  rowCount: number;
+}
+
+/** Anything SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Database extends Queryable {
+  /** `pglite` for the embedded default, `postgres` when DATABASE_URL points at a server. */
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Folder PGlite persists to; undefined keeps the database in memory. */
+  dataDir?: string;
+  /** A postgres:// (or postgresql://) URL: use that server through `pg` instead of PGlite. */
+  url?: string;
+}
+
+/** PostgreSQL's SQLSTATE for unique_violation. */
+export const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === UNIQUE_VIOLATION;
+}
+
+/**
+ * Opens the database, runs every pending migration and the idempotent seed, and returns it.
+ * PGlite and `pg` speak the same SQL, so every caller writes plain PostgreSQL.
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  const db = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
+  try {
+    await runMigrations(db);
+    await seedDatabase(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const wrap = (target: Pick<PGlite, 'query'>): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await target.query<T>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(client),
+    // PGlite is one connection: its transaction() holds a mutex, so transactions never interleave.
+    transaction: (fn) => client.transaction((tx) => fn(wrap(tx))),
+    close: () => client.close(),
+  };
+}
+
+function openPostgres(url: string): Database {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got "${url}")`);
+  }
+  const pool = new pg.Pool({ connectionString: url });
+  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await target.query(sql, params);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,135 @@
+import type { Database } from './database.ts';
+
+export interface Migration {
+  /** Applied in increasing order; never renumber or edit a migration once it has shipped. */
+  id: number;
+  name: string;
+  /** One statement per entry, so PGlite's and `pg`'s parameterised query both accept them. */
+  statements: readonly string[];
+}
+
+export const LEDGER_KINDS = ['debit', 'refund', 'purchase', 'coupon', 'transfer', 'grant'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+const ledgerKindList = LEDGER_KINDS.map((kind) => `'${kind}'`).join(', ');
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'users-and-credit-ledger',
+    statements: [
+      `CREATE TABLE users (
+        sub text PRIMARY KEY,
+        username text NOT NULL,
+        preferred_username text,
+        email text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        deleted_at timestamptz
+      )`,
+      // Handles are unique regardless of case: "Ana" and "ana" are the same profile URL.
+      `CREATE UNIQUE INDEX users_preferred_username_key ON users (lower(preferred_username))`,
+      `CREATE TABLE credit_ledger (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        amount integer NOT NULL CHECK (amount <> 0),
+        kind text NOT NULL CHECK (kind IN (${ledgerKindList})),
+        reason text NOT NULL,
+        job_id text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE INDEX credit_ledger_user_sub_idx ON credit_ledger (user_sub, created_at)`,
+      // The balance is SUM(amount). Locking the user's row serialises writers per user, and the
+      // sum runs after the lock with a fresh snapshot, so two concurrent debits cannot both pass.
+      `CREATE FUNCTION credit_ledger_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM users WHERE sub = NEW.user_sub FOR UPDATE;
+        IF (SELECT COALESCE(SUM(amount), 0) FROM credit_ledger WHERE user_sub = NEW.user_sub) < 0 THEN
+          RAISE EXCEPTION 'credit balance of user % cannot go below zero', NEW.user_sub
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'credit_ledger_balance_not_negative';
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER credit_ledger_balance_guard AFTER INSERT ON credit_ledger
+        FOR EACH ROW EXECUTE FUNCTION credit_ledger_guard_balance()`,
+      // The ledger is append-only: a correction is a new row (a refund), never an edit.
+      `CREATE FUNCTION credit_ledger_forbid_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'credit_ledger rows are append-only' USING ERRCODE = 'restrict_violation';
+      END
+      $$`,
+      `CREATE TRIGGER credit_ledger_append_only BEFORE UPDATE OR DELETE ON credit_ledger
+        FOR EACH ROW EXECUTE FUNCTION credit_ledger_forbid_change()`,
+    ],
+  },
+  {
+    id: 2,
+    name: 'coupons',
+    statements: [
+      `CREATE TABLE coupons (
+        code text PRIMARY KEY CHECK (code = upper(code) AND code <> ''),
+        credits integer NOT NULL CHECK (credits > 0),
+        active boolean NOT NULL DEFAULT true,
+        max_redemptions integer CHECK (max_redemptions > 0),
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE coupon_redemptions (
+        code text NOT NULL REFERENCES coupons (code),
+        user_sub text NOT NULL REFERENCES users (sub),
+        ledger_id bigint NOT NULL REFERENCES credit_ledger (id),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT coupon_redemptions_once_per_user UNIQUE (code, user_sub)
+      )`,
+    ],
+  },
+  {
+    id: 3,
+    name: 'contact-messages-and-promo-videos',
+    statements: [
+      `CREATE TABLE contact_messages (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        name text NOT NULL,
+        email text NOT NULL,
+        message text NOT NULL,
+        user_sub text REFERENCES users (sub),
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE promo_videos (
+        id text PRIMARY KEY,
+        title text NOT NULL,
+        video_url text NOT NULL,
+        thumbnail_url text NOT NULL,
+        position integer NOT NULL
+      )`,
+    ],
+  },
+];
+
+/** Any fixed number: every process that migrates this database takes the same advisory lock. */
+const MIGRATION_LOCK_KEY = 7_341_020;
+
+/**
+ * Applies every migration not yet in `schema_migrations`, all in one transaction under an
+ * advisory lock, so two servers starting against one PostgreSQL cannot apply one twice.
+ * Returns the ids applied by this call (empty when the schema was already current).
+ */
+export async function runMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await tx.query<{ id: number }>('SELECT id FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.id));
+    const ran: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.id - b.id)) {
+      if (applied.has(migration.id)) continue;
+      for (const statement of migration.statements) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+      ran.push(migration.id);
+    }
+    return ran;
+  });
+}

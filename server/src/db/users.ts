@@ -1,0 +1,64 @@
+import { STARTING_CREDIT_GRANT, STARTING_CREDIT_REASON } from '../config.ts';
+import { appendLedgerEntry } from './credit-ledger.ts';
+import type { Database, Queryable } from './database.ts';
+
+export interface UserRow {
+  sub: string;
+  username: string;
+  preferred_username: string | null;
+  email: string | null;
+  deleted_at: Date | null;
+}
+
+export interface NewUser {
+  sub: string;
+  username: string;
+  email: string | null;
+}
+
+/**
+ * Returns the user's row, creating it the first time a verified token shows up. The creating
+ * transaction also writes the one-time starting grant, so a user never exists without it and
+ * two concurrent first calls grant once (only the INSERT that wins the conflict grants).
+ */
+export async function ensureUser(db: Database, user: NewUser): Promise<UserRow> {
+  const existing = await findUserBySub(db, user.sub);
+  if (existing) return existing;
+  await db.transaction(async (tx) => {
+    const inserted = await tx.query(
+      `INSERT INTO users (sub, username, email) VALUES ($1, $2, $3)
+       ON CONFLICT (sub) DO NOTHING RETURNING sub`,
+      [user.sub, user.username, user.email],
+    );
+    if (inserted.rowCount === 0) return;
+    await appendLedgerEntry(tx, {
+      userSub: user.sub,
+      amount: STARTING_CREDIT_GRANT,
+      kind: 'grant',
+      reason: STARTING_CREDIT_REASON,
+    });
+  });
+  const created = await findUserBySub(db, user.sub);
+  if (!created) throw new Error(`user ${user.sub} vanished right after it was created`);
+  return created;
+}
+
+const userColumns = 'sub, username, preferred_username, email, deleted_at';
+
+export async function findUserBySub(db: Queryable, sub: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(`SELECT ${userColumns} FROM users WHERE sub = $1`, [sub]);
+  return rows[0] ?? null;
+}
+
+export async function findUserByHandle(db: Queryable, handle: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${userColumns} FROM users WHERE lower(preferred_username) = lower($1)`,
+    [handle],
+  );
+  return rows[0] ?? null;
+}
+
+/** Marks the account deleted and frees its handle; its ledger rows stay as the record. */
+export async function markUserDeleted(db: Queryable, sub: string): Promise<void> {
+  await db.query('UPDATE users SET deleted_at = now(), preferred_username = NULL WHERE sub = $1', [sub]);
+}

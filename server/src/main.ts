@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { createCognitoClient } from './auth/cognito-client.ts';
+import { createCognitoIdentity } from './auth/identity.ts';
+import { provision } from './auth/provision.ts';
+import { seedAccounts } from './auth/seed-accounts.ts';
+import { openDatabase } from './db/database.ts';
+
+/**
+ * The local API server's entry point (`scripts/start.ts` runs it as a child process).
+ *
+ * Environment:
+ * - PORT (8787), KINORA_DATA_DIR (`.local`): the database lives in `${dataDir}/db`, the emulator's
+ *   data in `${dataDir}/cognito`.
+ * - DATABASE_URL: a postgres:// URL to use a PostgreSQL server instead of the embedded PGlite.
+ * - KINORA_API_KEY (`kinora-local-api-key`): the key `POST auth/check` requires.
+ * - COGNITO_LOCAL_URL (required): the running cognito-local.
+ * - COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID: when absent the pool is provisioned (idempotently) and found by name.
+ * - KINORA_STATIC_DIR: the built SPA to serve; defaults to `dist` when it exists; empty = API only.
+ * - KINORA_LOCAL_MODE (`true`): serves `/local/mailbox` and turns HSTS off.
+ * - LOG_LEVEL (`warn`).
+ */
+async function main(): Promise<void> {
+  const env = process.env;
+  const port = Number(env.PORT ?? 8787);
+  const dataDir = path.resolve(env.KINORA_DATA_DIR ?? '.local');
+  const emulatorUrl = env.COGNITO_LOCAL_URL;
+  if (!emulatorUrl) throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
+  const localMode = (env.KINORA_LOCAL_MODE ?? 'true') !== 'false';
+  const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
+
+  const pool =
+    env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
+      ? { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID }
+      : await provision(createCognitoClient(emulatorUrl), { accounts: seedAccounts() });
+  const identity = createCognitoIdentity({
+    endpoint: emulatorUrl,
+    ...pool,
+    localMode,
+    emulatorDir: path.join(dataDir, 'cognito'),
+  });
+  const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(dataDir, 'db') });
+  const app = await buildApp({
+    db,
+    identity,
+    apiKey: env.KINORA_API_KEY ?? 'kinora-local-api-key',
+    staticDir: staticDir ? path.resolve(staticDir) : undefined,
+    localMode,
+    logger: { level: env.LOG_LEVEL ?? 'warn' },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: closing`);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', (signal) => void shutdown(signal));
+  process.once('SIGTERM', (signal) => void shutdown(signal));
+
+  await app.listen({ port, host: '0.0.0.0' });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

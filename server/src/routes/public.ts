@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { defaultAppConfiguration } from '../../../src/config/app-config.ts';
+import type { PromoVideo } from '../../../src/services/schemas/promo-videos.ts';
+import { findPromoVideo, listPromoVideos } from '../db/promo-videos.ts';
+import { HttpError, ok } from './http.ts';
+import { DETAILS } from './messages.ts';
+import type { RouteDeps } from './route-deps.ts';
+
+const escapeXml = (text: string): string =>
+  text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** A poster for a promo video, drawn from its title so the reel has a real image to show. */
+function promoThumbnailSvg(title: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#3b1d8f"/><stop offset="1" stop-color="#0f766e"/></linearGradient></defs>
+<rect width="640" height="360" fill="url(#g)"/>
+<circle cx="320" cy="150" r="44" fill="#ffffff" fill-opacity="0.9"/>
+<path d="M306 128 L344 150 L306 172 Z" fill="#3b1d8f"/>
+<text x="320" y="260" text-anchor="middle" font-family="sans-serif" font-size="34" fill="#ffffff">${escapeXml(title)}</text>
+</svg>`;
+}
+
+/** The calls SPEC §6 lists as public: no Authorization needed. */
+export async function publicRoutes(app: FastifyInstance, { db }: RouteDeps): Promise<void> {
+  app.get('/health', async () => ok({ ok: true as const }));
+
+  app.get('/frontend-configurations', async () => ok(defaultAppConfiguration));
+
+  app.get('/promo-videos', async (): Promise<{ data: PromoVideo[] }> => ok(await listPromoVideos(db)));
+
+  app.get<{ Params: { id: string } }>('/promo-videos/:id/thumbnail.svg', async (request, reply) => {
+    const video = await findPromoVideo(db, request.params.id);
+    if (!video) throw new HttpError(404, DETAILS.notFound);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(promoThumbnailSvg(video.title));
+  });
+}

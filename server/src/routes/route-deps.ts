@@ -1,0 +1,11 @@
+import type { IdentityProvider } from '../auth/types.ts';
+import type { Database } from '../db/database.ts';
+import type { UserAuth } from './user-auth.ts';
+
+/** What every route module is given by `buildApp`. */
+export interface RouteDeps {
+  db: Database;
+  identity: IdentityProvider;
+  auth: UserAuth;
+  apiKey: string;
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  contactUsRequestSchema,
+  usernameAvailabilityRequestSchema,
+  type ContactUsResponse,
+  type DeleteAccountResponse,
+  type PublicUser,
+  type UsernameAvailability,
+} from '../../../src/services/schemas/users.ts';
+import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
+import { insertContactMessage } from '../db/contact-messages.ts';
+import { findUserByHandle, findUserBySub, markUserDeleted, type UserRow } from '../db/users.ts';
+import { HttpError, ok, parseInput } from './http.ts';
+import { DETAILS } from './messages.ts';
+import type { RouteDeps } from './route-deps.ts';
+
+/**
+ * How GET users/{id} reads `id` (SPEC §7 shows `?type=` without its values): `id` (the sub),
+ * `username` / `preferred_username` / `handle` (the public handle); absent or anything else
+ * tries the sub first, then the handle.
+ */
+async function findPublicUser(deps: RouteDeps, id: string, type: string | undefined): Promise<UserRow | null> {
+  const handle = id.replace(/^@/, '');
+  switch (type) {
+    case 'id':
+    case 'sub':
+      return findUserBySub(deps.db, id);
+    case 'username':
+    case 'preferred_username':
+    case 'handle':
+      return findUserByHandle(deps.db, handle);
+    default:
+      return (await findUserBySub(deps.db, id)) ?? (await findUserByHandle(deps.db, handle));
+  }
+}
+
+export async function userRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { db, auth, identity } = deps;
+
+  /** Public profile (SPEC §6: no auth). Deleted accounts are gone for everyone. */
+  app.get<{ Params: { id: string }; Querystring: { type?: string } }>(
+    '/users/:id',
+    async (request): Promise<{ data: PublicUser }> => {
+      const user = await findPublicUser(deps, request.params.id, request.query.type);
+      if (!user || user.deleted_at) throw new HttpError(404, DETAILS.userNotFound);
+      return ok({ id: user.sub, preferred_username: user.preferred_username });
+    },
+  );
+
+  /**
+   * Whether a handle can be taken by the caller: well formed (else 400 with the rule), not
+   * reserved, and not another account's handle (the caller's own handle counts as available).
+   */
+  app.post('/users/available-username', async (request): Promise<{ data: UsernameAvailability }> => {
+    const user = await auth.requireUser(request);
+    const { preferred_username: raw } = parseInput(usernameAvailabilityRequestSchema, request.body);
+    const handle = raw.trim();
+    if (!HANDLE_PATTERN.test(handle)) throw new HttpError(400, HANDLE_RULE);
+    const owner = await findUserByHandle(db, handle);
+    const available = !RESERVED_HANDLES.has(handle.toLowerCase()) && (!owner || owner.sub === user.sub);
+    return ok({ preferred_username: handle, available });
+  });
+
+  /** Deletes the caller's account: the pool user first, then the row (its handle is freed). */
+  app.delete('/users', async (request): Promise<{ data: DeleteAccountResponse }> => {
+    const user = await auth.requireUser(request);
+    try {
+      await identity.deleteUser(user.username);
+    } catch (error) {
+      request.log.error({ err: error }, 'deleting the pool user failed');
+      throw new HttpError(502, DETAILS.accountDeleteFailed);
+    }
+    await markUserDeleted(db, user.sub);
+    return ok({ deleted: true as const });
+  });
+
+  /** Stored for the team to read; signed-in senders are linked to their account. */
+  app.post('/users/contact-us', async (request, reply): Promise<{ data: ContactUsResponse }> => {
+    const body = parseInput(contactUsRequestSchema, request.body);
+    const user = await auth.optionalUser(request);
+    const id = await insertContactMessage(db, { ...body, userSub: user?.sub ?? null });
+    reply.code(201);
+    return ok({ id });
+  });
+}

@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../../server/src/app.ts';
+import { openDatabase, type Database } from '../../../server/src/db/database.ts';
+import { startEmulator, type TestEmulator } from './emulator.ts';
+
+export const TEST_API_KEY = 'test-server-api-key';
+
+export interface TestServer {
+  /** Base URL of the running server, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  emulator: TestEmulator;
+  /** The server's own database, for checking what a call stored. */
+  db: Database;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export interface StartTestServerOptions {
+  /** A folder to serve as the built SPA. */
+  staticDir?: string;
+}
+
+/**
+ * A real server on a free port: `buildApp` with a fresh in-memory PGlite and a real cognito-local,
+ * reached over HTTP exactly as the web app reaches it.
+ */
+export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
+  // The database first: PGlite's start blocks the event loop for seconds, long enough for the
+  // emulator to drop an idle keep-alive socket that fetch would then reuse ("other side closed").
+  const db = await openDatabase({});
+  const emulator = await startEmulator().catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  const app = await buildApp({
+    db,
+    identity: emulator.identity,
+    apiKey: TEST_API_KEY,
+    staticDir: options.staticDir,
+    localMode: true,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await Promise.all([app.close(), db.close(), emulator.stop()]);
+    throw error;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    emulator,
+    db,
+    apiKey: TEST_API_KEY,
+    async close() {
+      await app.close();
+      await db.close();
+      await emulator.stop();
+    },
+  };
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (`{ data }` or `{ detail }`), or null when the body is not JSON. */
+  body: { data?: T; detail?: string } | null;
+}
+
+export interface ApiCallOptions {
+  method?: string;
+  /** A raw access token for `Authorization` (SPEC §7: no "Bearer"). */
+  token?: string;
+  json?: unknown;
+  headers?: Record<string, string>;
+}
+
+function parseJsonOrNull<T>(text: string): ApiAnswer<T>['body'] {
+  try {
+    return JSON.parse(text) as ApiAnswer<T>['body'];
+  } catch {
+    return null;
+  }
+}
+
+/** Calls `/api/<path>` with the headers the web app sends. */
+export async function callApi<T = unknown>(
+  server: Pick<TestServer, 'url' | 'apiKey'>,
+  path: string,
+  options: ApiCallOptions = {},
+): Promise<ApiAnswer<T>> {
+  const headers: Record<string, string> = {
+    'X-CLIENT-TYPE': 'web-frontend',
+    'X-Api-Key': server.apiKey,
+    ...options.headers,
+  };
+  if (options.token) headers.Authorization = options.token;
+  if (options.json !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${server.url}/api/${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  return { status: response.status, headers: response.headers, body: parseJsonOrNull<T>(await response.text()) };
+}
+
+let userCounter = 0;
+
+/** A new confirmed account in the emulator, signed in; names are unique per test run. */
+export async function signUpUser(server: Pick<TestServer, 'emulator'>, prefix = 'user') {
+  userCounter += 1;
+  const username = `${prefix}${userCounter}${Date.now().toString(36)}`;
+  const email = `${username}@example.test`;
+  const tokens = await server.emulator.createUser({ username, email, password: 'secret-password-1' });
+  return { username, email, ...tokens };
+}
