@@ -36,6 +36,8 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
+    // start.ts stops the API server and the emulator on SIGTERM; a SIGKILL would orphan them.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'pipe',
     env: {
       PORT: String(port),

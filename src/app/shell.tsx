@@ -1,0 +1,105 @@
+import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { ErrorBoundary } from '@/app/error-boundary';
+import { useTelemetry } from '@/app/telemetry-context';
+import { usePageViews } from '@/app/use-page-views';
+import { TopBanner } from '@/components/banner/top-banner';
+import { PageLoader } from '@/components/page-loader';
+import { MENU } from '@/config/menu';
+import { ROUTES } from '@/config/routes';
+import classes from '@/app/shell.module.css';
+
+const withoutTrailingSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+const isCurrent = (pathname: string, path: string): boolean =>
+  withoutTrailingSlash(pathname) === withoutTrailingSlash(path);
+
+/**
+ * The layout around every page: header with the logo, the menu of SPEC §2.3 and the main area
+ * with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu folds behind a
+ * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower.
+ */
+export function Shell() {
+  const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
+  // Below 768 px the folded menu is only moved off-screen; `inert` keeps it out of the Tab order too.
+  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const menuFolded = isMobile && !menuOpened;
+  const { pathname } = useLocation();
+  const telemetry = useTelemetry();
+  usePageViews(telemetry.analytics);
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: { base: 240, md: 280 }, breakpoint: 'sm', collapsed: { mobile: !menuOpened } }}
+      padding="md"
+    >
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={menuOpened}
+              onClick={toggleMenu}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={menuOpened ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpened}
+              aria-controls="main-menu"
+            />
+            <Anchor component={Link} to={ROUTES.home} underline="never" c="inherit" onClick={closeMenu}>
+              <Text component="span" fw={800} fz="xl">
+                Kinora
+              </Text>
+            </Anchor>
+          </Group>
+          <Anchor component={Link} to={ROUTES.authentication} onClick={closeMenu}>
+            Sign in
+          </Anchor>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
+        <AppShell.Section grow component={ScrollArea} type="auto">
+          {MENU.map((group) => (
+            <div key={group.path}>
+              <NavLink
+                component={Link}
+                to={group.path}
+                label={group.label}
+                fw={700}
+                active={isCurrent(pathname, group.path)}
+                aria-current={isCurrent(pathname, group.path) ? 'page' : undefined}
+                onClick={closeMenu}
+              />
+              {group.items.map((item) => (
+                <NavLink
+                  key={item.path}
+                  component={Link}
+                  to={item.path}
+                  label={item.label}
+                  pl="xl"
+                  active={isCurrent(pathname, item.path)}
+                  aria-current={isCurrent(pathname, item.path) ? 'page' : undefined}
+                  onClick={closeMenu}
+                />
+              ))}
+            </div>
+          ))}
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main id="main-content" tabIndex={-1}>
+        <TopBanner />
+        <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,38 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from '@/app/app';
+import { EnvErrorPage } from '@/app/env-error-page';
+import { createAppRouter } from '@/app/router';
+import { EnvError, loadEnv, type Env } from '@/config/env';
+import { configureAuth } from '@/services/auth';
+import { initTelemetry } from '@/services/telemetry';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+const root = createRoot(container);
+
+function readEnv(): Env | EnvError {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) return error;
+    throw error;
+  }
+}
+
+const env = readEnv();
+if (env instanceof EnvError) {
+  // Also in the console, for whoever deployed the build and is looking there.
+  console.error(env.message);
+  root.render(<EnvErrorPage issues={env.issues} />);
+} else {
+  configureAuth(env);
+  const telemetry = initTelemetry(env);
+  root.render(
+    <StrictMode>
+      <App telemetry={telemetry} router={createAppRouter()} />
+    </StrictMode>,
+  );
+}

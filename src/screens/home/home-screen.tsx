@@ -1,0 +1,70 @@
+import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { MENU } from '@/config/menu';
+import { ROUTES } from '@/config/routes';
+
+const ABILITIES = [
+  'Generate images from a text prompt, or restyle, edit and merge the images you upload.',
+  'Turn pictures into video with parallax camera motion or AI motion, then edit, extend and restyle it.',
+  'Create speech, sound effects and music from text.',
+  'Plan whole stories from an idea through a storyboard, and fine-tune models of your own.',
+];
+
+export function HomeScreen() {
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="xl">
+        <Stack gap="sm" component="section" aria-labelledby="home-title">
+          <Title order={1} id="home-title">
+            Kinora
+          </Title>
+          <Text size="lg">
+            Create images, video and audio with many generative models, and pay only for what you generate, with
+            credits.
+          </Text>
+          <Group>
+            <Button component={Link} to={ROUTES.authentication}>
+              Sign in
+            </Button>
+            {MENU[0] && (
+              <Button component={Link} to={MENU[0].path} variant="light">
+                Explore the tools
+              </Button>
+            )}
+          </Group>
+        </Stack>
+
+        <Stack gap="sm" component="section" aria-labelledby="home-what">
+          <Title order={2} id="home-what">
+            What Kinora does
+          </Title>
+          <List spacing="xs">
+            {ABILITIES.map((ability) => (
+              <List.Item key={ability}>{ability}</List.Item>
+            ))}
+          </List>
+        </Stack>
+
+        <Stack gap="sm" component="section" aria-labelledby="home-tools">
+          <Title order={2} id="home-tools">
+            Tools
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+            {MENU.map((group) => (
+              <Card key={group.path} withBorder component="article" aria-label={group.label}>
+                <Title order={3} size="h4" mb="xs">
+                  <Anchor component={Link} to={group.path} inherit>
+                    {group.label}
+                  </Anchor>
+                </Title>
+                <Text size="sm" c="dimmed">
+                  {group.items.map((item) => item.label).join(' · ')}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { renderApp, screen, waitFor } from '../test-utils';
+
+const notFoundHeading = { level: 1, name: 'Page not found' } as const;
+
+describe('routes', () => {
+  it('sends an unknown path to the not-found page at /404', async () => {
+    const { router } = renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', notFoundHeading)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/404');
+  });
+
+  it('treats a one-segment path without "@" as unknown', async () => {
+    const { router } = renderApp('/alice');
+    expect(await screen.findByRole('heading', notFoundHeading)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/404');
+    expect(screen.queryByText(/alice/)).not.toBeInTheDocument();
+  });
+
+  it('treats a bare "/@" as unknown', async () => {
+    const { router } = renderApp('/@');
+    expect(await screen.findByRole('heading', notFoundHeading)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/404');
+  });
+
+  it('shows the public profile at /@handle', async () => {
+    const { router } = renderApp('/@alice');
+    expect(await screen.findByRole('heading', { level: 1, name: '@alice' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/@alice');
+  });
+
+  it('serves the shell routes of SPEC §2.1', async () => {
+    const { router } = renderApp('/authentication');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    await router.navigate('/account');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account' })).toBeInTheDocument();
+    await router.navigate('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kinora' })).toBeInTheDocument();
+  });
+
+  it('shows a tool page with its title, its group and "Coming soon"', async () => {
+    renderApp('/ai-audio/text-to-speech');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Text to Speech' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveTextContent('Coming soon');
+    expect(screen.getAllByRole('link', { name: 'AI Audio' }).map((link) => link.getAttribute('href'))).toEqual([
+      '/ai-audio/',
+      '/ai-audio/',
+    ]);
+  });
+
+  it('serves the parallax motion page of SPEC §2.4, which has no menu link', async () => {
+    renderApp('/ai-video/parallax-motion');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Parallax Motion' })).toBeInTheDocument();
+  });
+
+  it('shows a group index listing its tools at the group path', async () => {
+    renderApp('/ai-production/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'AI Production' })).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'AI Production tools' });
+    expect(list).toHaveTextContent('AI Story');
+    expect(list).toHaveTextContent('LoRA Finetune');
+  });
+
+  it.each([
+    ['/use-cases/branding', 'Branding'],
+    ['/use-cases/ecommerce', 'E-commerce'],
+    ['/use-cases/photography', 'Photography'],
+    ['/use-cases/restaurants', 'Restaurants'],
+  ])('serves the use-case page %s', async (path, title) => {
+    const { router } = renderApp(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+  });
+});
