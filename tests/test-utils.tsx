@@ -6,6 +6,7 @@ import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-d
 import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
 import { theme } from '@/app/theme';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { disabledTelemetry, type Telemetry } from '@/services/telemetry';
 
 interface Options extends Omit<RenderOptions, 'wrapper'> {
@@ -13,13 +14,18 @@ interface Options extends Omit<RenderOptions, 'wrapper'> {
   route?: string;
 }
 
-/** Renders with Mantine (test env: no transitions, no portals) and a router, as STYLE.md asks. */
+/**
+ * Renders with Mantine (test env: no transitions, no portals), the app-config actor and a router,
+ * as STYLE.md asks.
+ */
 export function render(ui: ReactElement, { route = '/', ...options }: Options = {}) {
   function Wrapper({ children }: { children: ReactNode }) {
     return (
       <MantineProvider theme={theme} env="test">
         <Notifications />
-        <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+        <AppConfigActorContext.Provider>
+          <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+        </AppConfigActorContext.Provider>
       </MantineProvider>
     );
   }

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { TelemetryProvider } from '@/app/telemetry-context';
 import { theme } from '@/app/theme';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
 import { TOAST } from '@/config/limits';
 import type { Telemetry } from '@/services/telemetry';
@@ -17,16 +18,18 @@ interface AppProvidersProps {
   mantineEnv?: 'default' | 'test';
 }
 
-/** Everything around the router: theme, toasts, telemetry, the banner actor, a last-resort boundary. */
+/** Everything around the router: theme, toasts, telemetry, the app-config and banner actors, a last-resort boundary. */
 export function AppProviders({ telemetry, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} env={mantineEnv}>
       {/* SPEC §2.9 item 6: top-right, 5000 ms; Mantine pauses the timer while hovered. */}
       <Notifications position={TOAST.position} autoClose={TOAST.autoCloseMs} />
       <TelemetryProvider telemetry={telemetry}>
-        <BannerActorContext.Provider>
-          <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
-        </BannerActorContext.Provider>
+        <AppConfigActorContext.Provider>
+          <BannerActorContext.Provider>
+            <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+          </BannerActorContext.Provider>
+        </AppConfigActorContext.Provider>
       </TelemetryProvider>
     </MantineProvider>
   );

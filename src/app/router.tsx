@@ -15,6 +15,7 @@ import { useTelemetry } from '@/app/telemetry-context';
 import { PageLoader } from '@/components/page-loader';
 import { MENU, type MenuGroup } from '@/config/menu';
 import { profileHandleFromPath, ROUTES } from '@/config/routes';
+import { USE_CASE_PAGES } from '@/config/use-cases';
 import { HomeScreen } from '@/screens/home/home-screen';
 
 /** Screens other than home are split into their own chunks, so the first page loads little JS. */
@@ -38,14 +39,6 @@ const ToolPlaceholderScreen = lazyScreen(
 );
 const GroupIndexScreen = lazyScreen(() => import('@/screens/tools/group-index-screen'), 'GroupIndexScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
-
-/** SPEC §2.6 gives the paths only; these titles name the pages. */
-const USE_CASES = [
-  { path: ROUTES.useCases.branding, title: 'Branding' },
-  { path: ROUTES.useCases.ecommerce, title: 'E-commerce' },
-  { path: ROUTES.useCases.photography, title: 'Photography' },
-  { path: ROUTES.useCases.restaurants, title: 'Restaurants' },
-] as const;
 
 const videoGroup = MENU.find((group) => group.path === ROUTES.aiVideo.root);
 
@@ -101,7 +94,7 @@ export const routes: RouteObject[] = [
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),
       ]),
       ...EXTRA_TOOLS.map((tool) => toolRoute(tool.title, tool.path, tool.group)),
-      ...USE_CASES.map((useCase) => ({ path: useCase.path, element: <UseCaseScreen title={useCase.title} /> })),
+      ...USE_CASE_PAGES.map((useCase) => ({ path: useCase.path, element: <UseCaseScreen title={useCase.title} /> })),
       { path: '/:handle', loader: profileLoader, element: <ProfileRoute /> },
       // Redirecting in a loader means the unknown path never renders nor counts as a page view.
       { path: '*', loader: () => redirect(ROUTES.notFound), element: null },

@@ -1,7 +1,9 @@
-import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
+import { selectTierInformation } from '@/machines/app-config/app-config.selectors';
 
 const ABILITIES = [
   'Generate images from a text prompt, or restyle, edit and merge the images you upload.',
@@ -10,7 +12,10 @@ const ABILITIES = [
   'Plan whole stories from an idea through a storyboard, and fine-tune models of your own.',
 ];
 
+const CREDIT_KINDS = ['Video', 'Image', 'Audio'] as const;
+
 export function HomeScreen() {
+  const tiers = AppConfigActorContext.useSelector(selectTierInformation);
   return (
     <Container size="lg" py="xl">
       <Stack gap="xl">
@@ -63,6 +68,38 @@ export function HomeScreen() {
               </Card>
             ))}
           </SimpleGrid>
+        </Stack>
+        <Stack gap="sm" component="section" aria-labelledby="home-credits">
+          <Title order={2} id="home-credits">
+            Credits per generation
+          </Title>
+          <Text c="dimmed" size="sm">
+            Every model belongs to a tier; a generation costs the tier&apos;s credits for its kind of result.
+          </Text>
+          <Table.ScrollContainer minWidth={420}>
+            <Table striped withTableBorder aria-labelledby="home-credits">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Tier</Table.Th>
+                  {CREDIT_KINDS.map((kind) => (
+                    <Table.Th scope="col" key={kind}>
+                      {kind}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {tiers.map((tier) => (
+                  <Table.Tr key={tier.id}>
+                    <Table.Th scope="row">{tier.label}</Table.Th>
+                    {CREDIT_KINDS.map((kind) => (
+                      <Table.Td key={kind}>{tier.credits[kind]}</Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </Stack>
       </Stack>
     </Container>
