@@ -13,6 +13,8 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     manifest: true,
+    // Sizes are gated by `npm run bench` against bench/budget.json, not by Vite's generic warning.
+    chunkSizeWarningLimit: 1024,
   },
   server: {
     port: 5173,
@@ -30,7 +32,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['tests/**/*.test.{ts,tsx}'],
-          exclude: ['tests/server/**', 'tests/e2e/**', 'node_modules/**'],
+          exclude: ['tests/server/**', 'tests/tooling/**', 'tests/e2e/**', 'node_modules/**'],
           setupFiles: ['tests/setup.ts'],
           env: {
             VITE_API_URL: 'http://localhost/api',
@@ -38,6 +40,16 @@ export default defineConfig({
             VITE_COGNITO_USER_POOL_ID: 'local_test',
             VITE_COGNITO_CLIENT_ID: 'testclient',
           },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Checks of the project's own tooling (lint rules), in Node.
+          name: 'tooling',
+          environment: 'node',
+          include: ['tests/tooling/**/*.test.ts'],
+          testTimeout: 30_000,
         },
       },
       {

@@ -79,8 +79,17 @@ export function renderMailbox(entries: MailboxEntry[]): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="5">
 <title>Kinora local mailbox</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1a1b1e; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid #dee2e6; }
+td:nth-child(3) { font-family: ui-monospace, monospace; font-size: 1.15rem; font-weight: 700; letter-spacing: .1em; }
+a { color: #7048e8; }
+</style>
 </head>
 <body>
+<p><a href="/">&larr; Back to Kinora</a></p>
 <h1>Local mailbox</h1>
 <p>The local sign-in emulator sends no e-mail. The codes it would have sent are listed here, newest first; the page refreshes every 5 seconds.</p>
 ${body}
