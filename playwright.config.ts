@@ -42,6 +42,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       KINORA_DATA_DIR: '.local/e2e',
+      KINORA_DIST_DIR: '.local/e2e-dist',
       KINORA_FRESH: '1',
     },
   },

@@ -58,7 +58,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
-          testTimeout: 30_000,
+          // Opening a PGlite database (PostgreSQL in WASM) takes seconds, more on a busy machine.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           // Each server test file starts its own server, database and emulator.
           fileParallelism: false,

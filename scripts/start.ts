@@ -7,7 +7,8 @@
  * Ctrl-C (or SIGTERM) stops every child. Processes left by a run that was killed are stopped first.
  *
  * Environment: PORT (8787), KINORA_DATA_DIR (.local), KINORA_FRESH=1 (wipe the data folder first),
- * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL,
+ * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL, KINORA_DIST_DIR (dist: where
+ * the web build goes and is served from; the browser tests use their own so a running stack is untouched),
  * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD.
  */
 import { spawn } from 'node:child_process';
@@ -29,6 +30,7 @@ const port = Number(process.env.PORT ?? 8787);
 const dataDir = path.resolve(root, process.env.KINORA_DATA_DIR ?? '.local');
 const emulatorDir = path.join(dataDir, 'cognito');
 const apiKey = process.env.KINORA_API_KEY ?? 'kinora-local-api-key';
+const distDir = path.resolve(root, process.env.KINORA_DIST_DIR ?? 'dist');
 const preferredEmulatorPort = Number(process.env.COGNITO_LOCAL_PORT ?? 9329);
 const VITE_DEV_PORT = 5173;
 
@@ -59,7 +61,9 @@ async function stopAll(exitCode: number): Promise<never> {
     await stopChild(child.process);
     await rm(child.pidFile, { force: true });
   }
-  await emulator?.stop();
+  // Ctrl-C while the emulator was still starting: it is not `emulator` yet, but its pid file exists.
+  if (emulator) await emulator.stop();
+  else await stopStaleProcess(pidFiles.emulator, 'cognito-local');
   process.exit(exitCode);
 }
 
@@ -154,7 +158,7 @@ async function main(): Promise<void> {
   const viteBin = realpathSync(path.join(root, 'node_modules', '.bin', 'vite'));
   if (!dev) {
     log('building the web app (vite build)');
-    await run([viteBin, 'build'], viteEnv);
+    await run([viteBin, 'build', '--outDir', distDir, '--emptyOutDir'], viteEnv);
   }
 
   const server = startChild(
@@ -168,7 +172,7 @@ async function main(): Promise<void> {
       COGNITO_LOCAL_URL: emulator.url,
       COGNITO_USER_POOL_ID: pool.userPoolId,
       COGNITO_CLIENT_ID: pool.clientId,
-      KINORA_STATIC_DIR: dev ? '' : path.join(root, 'dist'),
+      KINORA_STATIC_DIR: dev ? '' : distDir,
       KINORA_LOCAL_MODE: 'true',
     },
     pidFiles.server,

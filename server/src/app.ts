@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmetMiddleware, { type HelmetOptions } from 'helmet';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { IdentityProvider } from './auth/types.ts';
 import { MULTIPART_LIMITS } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -64,15 +64,24 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 
 /** Builds the local API server: every SPEC §7 call under `/api/`, the identity front, the SPA. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
-
-  await app.register(helmet, {
-    global: true,
+  const securityHeaders: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy() },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
     strictTransportSecurity: options.localMode ? false : undefined,
+  };
+  const applySecurityHeaders = helmetMiddleware(securityHeaders);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Fastify answers a URL it cannot even route (e.g. "/%") before any hook runs, so the
+    // onRequest hook below never sees it: the same headers are set here.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      applySecurityHeaders(request.raw, reply.raw, () => {
+        void reply.code(error.statusCode ?? 400).send({ detail: DETAILS.badRequest });
+      });
+    },
   });
+  app.addHook('onRequest', (request, reply, done) => applySecurityHeaders(request.raw, reply.raw, () => done()));
   // Registered now so the upload calls of later issues share one set of limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   acceptEmptyJsonBodies(app);

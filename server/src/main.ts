@@ -18,7 +18,9 @@ import { openDatabase } from './db/database.ts';
  * - COGNITO_LOCAL_URL (required): the running cognito-local.
  * - COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID: when absent the pool is provisioned (idempotently) and found by name.
  * - KINORA_STATIC_DIR: the built SPA to serve; defaults to `dist` when it exists; empty = API only.
- * - KINORA_LOCAL_MODE (`true`): serves `/local/mailbox` and turns HSTS off.
+ * - KINORA_LOCAL_MODE (`false`; `npm start` sets `true`): serves `/local/mailbox`, turns HSTS off and
+ *   listens on this machine only: the emulator's signing key is public and the mailbox shows codes,
+ *   so a local-mode server must not be reachable from the network.
  * - LOG_LEVEL (`warn`).
  */
 async function main(): Promise<void> {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(env.KINORA_DATA_DIR ?? '.local');
   const emulatorUrl = env.COGNITO_LOCAL_URL;
   if (!emulatorUrl) throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
-  const localMode = (env.KINORA_LOCAL_MODE ?? 'true') !== 'false';
+  const localMode = env.KINORA_LOCAL_MODE === 'true';
   const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
 
   const pool =
@@ -62,7 +64,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', (signal) => void shutdown(signal));
   process.once('SIGTERM', (signal) => void shutdown(signal));
 
-  await app.listen({ port, host: '0.0.0.0' });
+  // "localhost" makes Fastify listen on both 127.0.0.1 and ::1.
+  await app.listen({ port, host: localMode ? 'localhost' : '0.0.0.0' });
 }
 
 main().catch((error: unknown) => {

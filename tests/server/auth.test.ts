@@ -111,6 +111,7 @@ describe('verifyAccessToken', () => {
       sub: developer.sub,
       username: 'dana',
       email: 'dana@example.com',
+      preferredUsername: null,
       groups: ['Developer'],
     });
   });
@@ -232,6 +233,61 @@ describe('the /cognito front', () => {
     });
     expect(admin.statusCode).toBe(403);
     expect(admin.json()).toMatchObject({ __type: 'AccessDeniedException' });
+  });
+
+  it('verifies every forwarded access token: an unsigned token naming another user reaches nothing', async () => {
+    const victim = await emulator.createUser({ username: 'vera', email: 'vera@example.com', password: 'secret1' });
+    // cognito-local itself only decodes tokens; this one claims to be Vera with no signature at all.
+    const claims = decodeJwt(victim.accessToken);
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`;
+
+    for (const action of ['GetUser', 'DeleteUser', 'UpdateUserAttributes']) {
+      const answer = await cognitoCall(action, {
+        AccessToken: forged,
+        UserAttributes: [{ Name: 'email', Value: 'attacker@example.com' }],
+      });
+      expect(answer.statusCode, action).toBe(400);
+      expect(answer.json(), action).toMatchObject({ __type: 'NotAuthorizedException' });
+    }
+    expect(await emulator.identity.userExistsByEmail('vera@example.com')).toBe(true);
+    // Her own, signed token still works.
+    expect((await cognitoCall('GetUser', { AccessToken: victim.accessToken })).statusCode).toBe(200);
+  });
+
+  it('refuses to change, reset or delete the shared guest account, whose password is published', async () => {
+    const guest = await emulator.createUser({ username: 'guest', email: 'guest@kinora.local', password: 'kinora-guest' });
+    const attempts = [
+      ['ChangePassword', { AccessToken: guest.accessToken, PreviousPassword: 'kinora-guest', ProposedPassword: 'mine-now' }],
+      ['DeleteUser', { AccessToken: guest.accessToken }],
+      ['UpdateUserAttributes', { AccessToken: guest.accessToken, UserAttributes: [{ Name: 'email', Value: 'x@example.com' }] }],
+      ['ForgotPassword', { ClientId: emulator.clientId, Username: 'Guest' }],
+      ['ConfirmForgotPassword', { ClientId: emulator.clientId, Username: 'guest', ConfirmationCode: '123456', Password: 'mine-now' }],
+    ] as const;
+    for (const [action, body] of attempts) {
+      const answer = await cognitoCall(action, body);
+      expect(answer.statusCode, action).toBe(400);
+      expect(answer.json(), action).toMatchObject({ __type: 'NotAuthorizedException' });
+    }
+    const signIn = await cognitoCall('InitiateAuth', {
+      ClientId: emulator.clientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: 'guest', PASSWORD: 'kinora-guest' },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('forgets its cached view of a user whose attributes were just changed', async () => {
+    const user = await emulator.createUser({ username: 'hana', email: 'hana@example.com', password: 'secret1' });
+    await expect(emulator.identity.verifyAccessToken(user.accessToken)).resolves.toMatchObject({ preferredUsername: null });
+    const update = await cognitoCall('UpdateUserAttributes', {
+      AccessToken: user.accessToken,
+      UserAttributes: [{ Name: 'preferred_username', Value: 'hana.films' }],
+    });
+    expect(update.statusCode).toBe(200);
+    await expect(emulator.identity.verifyAccessToken(user.accessToken)).resolves.toMatchObject({
+      preferredUsername: 'hana.films',
+    });
   });
 });
 

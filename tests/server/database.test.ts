@@ -52,13 +52,13 @@ describe('openDatabase', () => {
   it('keeps users and ledger rows across a reopen', async () => {
     const dir = await tempDir();
     const first = await openDatabase({ dataDir: dir });
-    await ensureUser(first, { sub: 'sub-persist', username: 'persist', email: 'persist@example.test' });
+    await ensureUser(first, { sub: 'sub-persist', username: 'persist', email: 'persist@example.test', preferredUsername: null });
     await appendLedgerEntry(first, { userSub: 'sub-persist', amount: 25, kind: 'purchase', reason: 'test purchase' });
     await first.close();
 
     const second = await open(dir);
     expect(await creditBalance(second, 'sub-persist')).toBe(STARTING_CREDIT_GRANT + 25);
-    const user = await ensureUser(second, { sub: 'sub-persist', username: 'persist', email: null });
+    const user = await ensureUser(second, { sub: 'sub-persist', username: 'persist', email: 'persist@example.test', preferredUsername: null });
     expect(user.email).toBe('persist@example.test');
     // Seeing the user again must not grant the starting credits a second time.
     expect(await creditBalance(second, 'sub-persist')).toBe(STARTING_CREDIT_GRANT + 25);
@@ -80,7 +80,7 @@ describe('credit ledger', () => {
   });
 
   it('grants the starting credits once, even to concurrent first calls', async () => {
-    const user = { sub: 'sub-race', username: 'race', email: null };
+    const user = { sub: 'sub-race', username: 'race', email: null, preferredUsername: null };
     await Promise.all(Array.from({ length: 5 }, () => ensureUser(db, user)));
     const { rows } = await db.query<{ kind: string; amount: number }>(
       'SELECT kind, amount FROM credit_ledger WHERE user_sub = $1',
@@ -90,7 +90,7 @@ describe('credit ledger', () => {
   });
 
   it('refuses a row that would take the balance below zero and keeps the balance', async () => {
-    await ensureUser(db, { sub: 'sub-spend', username: 'spend', email: null });
+    await ensureUser(db, { sub: 'sub-spend', username: 'spend', email: null, preferredUsername: null });
     await appendLedgerEntry(db, { userSub: 'sub-spend', amount: -60, kind: 'debit', reason: 'a job', jobId: 'job-1' });
 
     const overdraw = appendLedgerEntry(db, { userSub: 'sub-spend', amount: -41, kind: 'debit', reason: 'too much' });
@@ -106,14 +106,14 @@ describe('credit ledger', () => {
   });
 
   it('is append-only: rows cannot be edited or deleted', async () => {
-    await ensureUser(db, { sub: 'sub-append', username: 'append', email: null });
+    await ensureUser(db, { sub: 'sub-append', username: 'append', email: null, preferredUsername: null });
     await expect(db.query('UPDATE credit_ledger SET amount = 1000')).rejects.toThrow(/append-only/);
     await expect(db.query('DELETE FROM credit_ledger')).rejects.toThrow(/append-only/);
     expect(await creditBalance(db, 'sub-append')).toBe(STARTING_CREDIT_GRANT);
   });
 
   it('rolls back every statement of a failed transaction', async () => {
-    await ensureUser(db, { sub: 'sub-tx', username: 'tx', email: null });
+    await ensureUser(db, { sub: 'sub-tx', username: 'tx', email: null, preferredUsername: null });
     await expect(
       db.transaction(async (tx) => {
         await appendLedgerEntry(tx, { userSub: 'sub-tx', amount: 500, kind: 'purchase', reason: 'rolled back' });

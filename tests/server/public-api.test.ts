@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAppConfiguration } from '../../src/config/app-config.ts';
 import { promoVideoListSchema } from '../../src/services/schemas/promo-videos.ts';
 import { publicUserSchema } from '../../src/services/schemas/users.ts';
-import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
+import { callApi, setHandle, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -46,7 +46,9 @@ describe('public calls (SPEC §6: no Authorization)', () => {
     const user = await signUpUser(server, 'profile');
     // The first authenticated call creates the user's row.
     expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(200);
-    await server.db.query('UPDATE users SET preferred_username = $1 WHERE sub = $2', ['Ana.Lee', user.sub]);
+    await setHandle(server, user.accessToken, 'Ana.Lee');
+    // The next signed-in call brings the handle from the pool into the server's user row.
+    expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(200);
 
     const bySub = await callApi(server, `users/${user.sub}`);
     expect(bySub.status).toBe(200);

@@ -69,6 +69,21 @@ describe('security headers on every response', () => {
     expectSecurityHeaders(invalid.headers);
   });
 
+  it('are on the answers Fastify gives before routing, to URLs it cannot read', async () => {
+    for (const pathname of ['/%', '/api/%', '/api/users/%E0%A4%A']) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(400);
+      expectSecurityHeaders(response.headers);
+      expect(await response.json()).toEqual({ detail: 'The request could not be read.' });
+    }
+  });
+
+  it('are on the answers of the /cognito front and the local mailbox', async () => {
+    const front = await fetch(`${server.url}/cognito/`, { method: 'POST', body: '{}' });
+    expect(front.status).toBe(400);
+    expectSecurityHeaders(front.headers);
+  });
+
   it('are on the SPA index, a history-fallback page and a static asset', async () => {
     for (const pathname of ['/', '/ai-image/text-to-image', '/assets/index-abc123.js']) {
       const response = await fetch(`${server.url}${pathname}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteAccountResponseSchema, usernameAvailabilitySchema } from '../../src/services/schemas/users.ts';
-import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
+import { callApi, setHandle, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('POST users/available-username', () => {
     const owner = await signUpUser(server, 'owner');
     const asker = await signUpUser(server, 'asker');
     expect((await callApi(server, 'credits/get', { token: owner.accessToken })).status).toBe(200);
-    await server.db.query('UPDATE users SET preferred_username = $1 WHERE sub = $2', ['Taken_Name', owner.sub]);
+    await setHandle(server, owner.accessToken, 'Taken_Name');
 
     const free = await checkHandle(asker.accessToken, 'fresh.handle-1');
     expect(free.status).toBe(200);
@@ -88,7 +88,13 @@ describe('DELETE users', () => {
   it('deletes the pool user, marks the row deleted and frees the handle', async () => {
     const user = await signUpUser(server, 'leaver');
     expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(200);
-    await server.db.query('UPDATE users SET preferred_username = $1 WHERE sub = $2', ['leaving-soon', user.sub]);
+    await setHandle(server, user.accessToken, 'leaving-soon');
+    expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(200);
+    const before = await server.db.query<{ preferred_username: string | null }>(
+      'SELECT preferred_username FROM users WHERE sub = $1',
+      [user.sub],
+    );
+    expect(before.rows).toEqual([{ preferred_username: 'leaving-soon' }]);
     expect(await server.emulator.identity.userExistsByEmail(user.email)).toBe(true);
 
     // A JSON content type with no body (as an HTTP client may send on DELETE) is not an error.
@@ -114,6 +120,28 @@ describe('DELETE users', () => {
     expect((await checkHandle(other.accessToken, 'leaving-soon')).body?.data).toEqual({
       preferred_username: 'leaving-soon',
       available: true,
+    });
+  });
+});
+
+describe('the shared guest account', () => {
+  it('cannot be deleted through DELETE users', async () => {
+    const guest = await server.emulator.createUser({ username: 'guest', email: 'guest@kinora.local', password: 'kinora-guest' });
+    const answer = await callApi(server, 'users', { method: 'DELETE', token: guest.accessToken });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({ detail: 'The shared guest account cannot be deleted.' });
+    expect(await server.emulator.identity.userExistsByEmail('guest@kinora.local')).toBe(true);
+  });
+});
+
+describe('handles', () => {
+  it('counts a handle held in the pool as taken even before its owner has called the API', async () => {
+    const owner = await signUpUser(server, 'poolowner');
+    const asker = await signUpUser(server, 'poolasker');
+    await setHandle(server, owner.accessToken, 'Pool.Only');
+    expect((await checkHandle(asker.accessToken, 'pool.only')).body?.data).toEqual({
+      preferred_username: 'pool.only',
+      available: false,
     });
   });
 });

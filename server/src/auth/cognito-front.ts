@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { AMZ_JSON, CognitoError, rawCognitoCall } from './cognito-client.ts';
 import type { AuthenticationResult, CognitoClient } from './cognito-client.ts';
+import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { readMailbox, renderMailbox } from './mailbox.ts';
 import type { Identity } from './types.ts';
 
@@ -10,7 +11,29 @@ export interface CognitoFrontOptions {
   verifyAccessToken(token: string): Promise<Identity | null>;
   /** Serve `/local/mailbox` from this emulator folder's pool file (local mode only). */
   mailbox?: { emulatorDir: string; userPoolId: string };
+  /** Called after a call that may have changed a user's attributes (e.g. preferred_username). */
+  onUserChanged?(username: string): void;
 }
+
+/**
+ * Calls that change the account itself. The shared guest account's password is published, so
+ * letting anyone change, reset or delete it would lock every other visitor out (SPEC §6).
+ */
+const ACCOUNT_CHANGING_ACTIONS = new Set([
+  'AssociateSoftwareToken',
+  'ChangePassword',
+  'ConfirmForgotPassword',
+  'DeleteUser',
+  'DeleteUserAttributes',
+  'ForgotPassword',
+  'SetUserMFAPreference',
+  'UpdateUserAttributes',
+  'VerifySoftwareToken',
+  'VerifyUserAttribute',
+]);
+
+/** Calls after which the server's cached view of the user is stale. */
+const ATTRIBUTE_CHANGING_ACTIONS = new Set(['UpdateUserAttributes', 'DeleteUserAttributes', 'VerifyUserAttribute']);
 
 /**
  * The calls a browser may make on a user pool: the unauthenticated ones and those authorised by
@@ -68,7 +91,23 @@ export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync {
           message: `${action} needs developer credentials; the local /cognito front only forwards calls a browser makes.`,
         });
       }
+      const input = parseJson(body) ?? {};
+      // cognito-local decodes access tokens without checking their signature, so a forged token
+      // would pass for anyone's. Every forwarded token is verified here first, as Cognito would.
+      let caller: Identity | null = null;
+      if (input.AccessToken !== undefined) {
+        caller = typeof input.AccessToken === 'string' ? await options.verifyAccessToken(input.AccessToken) : null;
+        if (!caller) return sendAmz(reply, 400, { __type: 'NotAuthorizedException', message: 'Invalid Access Token' });
+      }
+      const username = caller?.username ?? (typeof input.Username === 'string' ? input.Username : undefined);
+      if (ACCOUNT_CHANGING_ACTIONS.has(action) && username?.toLowerCase() === GUEST_USERNAME) {
+        return sendAmz(reply, 400, {
+          __type: 'NotAuthorizedException',
+          message: 'The shared guest account cannot be changed. Sign up for an account of your own.',
+        });
+      }
       const response = await rawCognitoCall(options.client.endpoint, action, body);
+      if (response.ok && caller && ATTRIBUTE_CHANGING_ACTIONS.has(action)) options.onUserChanged?.(caller.username);
       return reply
         .code(response.status)
         .type(response.headers.get('content-type') ?? AMZ_JSON)

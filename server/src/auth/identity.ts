@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { attributeValue, createCognitoClient, isCognitoError } from './cognito-client.ts';
-import type { CognitoClient } from './cognito-client.ts';
+import type { CognitoAttribute, CognitoClient } from './cognito-client.ts';
 import { cognitoFront } from './cognito-front.ts';
 import { getUser } from './provision.ts';
 import type { Identity, IdentityProvider } from './types.ts';
@@ -22,6 +22,7 @@ export interface CognitoIdentityOptions {
 
 interface CachedUser {
   email: string | null;
+  preferredUsername: string | null;
   expiresAt: number;
 }
 
@@ -31,7 +32,7 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
   const issuer = options.issuer ?? `${client.endpoint}/${options.userPoolId}`;
   const jwks = createRemoteJWKSet(new URL(`${client.endpoint}/${options.userPoolId}/.well-known/jwks.json`));
   const cacheMs = options.userCacheMs ?? 30_000;
-  // username → e-mail (null when the user has none), so a burst of requests costs one lookup.
+  // username → the user's e-mail and handle, so a burst of requests costs one lookup.
   const users = new Map<string, CachedUser>();
 
   /** The user's e-mail, or undefined when the user no longer exists. */
@@ -43,7 +44,11 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
       users.delete(username);
       return undefined;
     }
-    const entry = { email: attributeValue(user.UserAttributes, 'email'), expiresAt: Date.now() + cacheMs };
+    const entry = {
+      email: attributeValue(user.UserAttributes, 'email'),
+      preferredUsername: attributeValue(user.UserAttributes, 'preferred_username'),
+      expiresAt: Date.now() + cacheMs,
+    };
     users.set(username, entry);
     return entry;
   };
@@ -67,7 +72,7 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
     // The access token carries no e-mail; the user record does. A deleted user's token is refused.
     const user = await lookUpUser(username);
     if (!user) return null;
-    return { sub: payload.sub, username, email: user.email, groups };
+    return { sub: payload.sub, username, email: user.email, preferredUsername: user.preferredUsername, groups };
   };
 
   return {
@@ -75,11 +80,16 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
     routes: cognitoFront({
       client,
       verifyAccessToken,
+      onUserChanged: (username) => users.delete(username),
       ...(options.localMode && options.emulatorDir
         ? { mailbox: { emulatorDir: options.emulatorDir, userPoolId: options.userPoolId } }
         : {}),
     }),
-    userExistsByEmail: (email) => userExistsByEmail(client, options.userPoolId, email),
+    userExistsByEmail: async (email) => (await findUserByAttribute(client, options.userPoolId, 'email', email)) !== null,
+    handleOwner: async (handle) => {
+      const owner = await findUserByAttribute(client, options.userPoolId, 'preferred_username', handle);
+      return owner ? attributeValue(owner.Attributes, 'sub') : null;
+    },
     async deleteUser(username) {
       users.delete(username);
       try {
@@ -93,19 +103,26 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
 }
 
 /**
- * "Guest@Kinora.local" is the same mailbox as "guest@kinora.local", but ListUsers filters match
- * exactly, hence the case-insensitive scan (cognito-local returns every user in one page).
+ * The first pool user whose attribute `name` equals `value` ignoring case: "Guest@Kinora.local" is
+ * the same mailbox as "guest@kinora.local" and handles are unique regardless of case, but
+ * ListUsers filters match exactly, hence the scan (cognito-local returns every user in one page).
  */
-async function userExistsByEmail(client: CognitoClient, userPoolId: string, email: string): Promise<boolean> {
-  const wanted = email.trim().toLowerCase();
+async function findUserByAttribute(
+  client: CognitoClient,
+  userPoolId: string,
+  name: string,
+  value: string,
+): Promise<{ Attributes?: CognitoAttribute[] } | null> {
+  const wanted = value.trim().toLowerCase();
   let paginationToken: string | undefined;
   do {
-    const page = await client.call<{ Users: { Attributes?: { Name: string; Value?: string }[] }[]; PaginationToken?: string }>(
+    const page = await client.call<{ Users: { Attributes?: CognitoAttribute[] }[]; PaginationToken?: string }>(
       'ListUsers',
       { UserPoolId: userPoolId, ...(paginationToken ? { PaginationToken: paginationToken } : {}) },
     );
-    if (page.Users.some((user) => attributeValue(user.Attributes, 'email')?.toLowerCase() === wanted)) return true;
+    const found = page.Users.find((user) => attributeValue(user.Attributes, name)?.toLowerCase() === wanted);
+    if (found) return found;
     paginationToken = page.PaginationToken;
   } while (paginationToken);
-  return false;
+  return null;
 }

@@ -1,6 +1,6 @@
 import { attributeValue, isCognitoError } from './cognito-client.ts';
 import type { CognitoClient, CognitoUser } from './cognito-client.ts';
-import { DEVELOPER_GROUP } from './seed-accounts.ts';
+import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import type { SeedAccount } from './seed-accounts.ts';
 
 export const DEFAULT_POOL_NAME = 'kinora-local';

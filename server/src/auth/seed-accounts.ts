@@ -4,7 +4,7 @@
  * others.
  */
 
-export const DEVELOPER_GROUP = 'Developer';
+import { DEVELOPER_GROUP, GUEST_USERNAME } from '../../../src/config/limits.ts';
 
 export interface SeedAccount {
   username: string;
@@ -17,7 +17,7 @@ export interface SeedAccount {
 export function seedAccounts(env: NodeJS.ProcessEnv = process.env): SeedAccount[] {
   return [
     {
-      username: 'guest',
+      username: GUEST_USERNAME,
       email: 'guest@kinora.local',
       password: env.KINORA_GUEST_PASSWORD ?? 'kinora-guest',
       groups: [],

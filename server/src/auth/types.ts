@@ -5,6 +5,8 @@ export interface Identity {
   sub: string;
   username: string;
   email: string | null;
+  /** The public handle (SPEC §3 preferred_username), null until the user picks one. */
+  preferredUsername: string | null;
   groups: string[];
 }
 
@@ -16,6 +18,8 @@ export interface IdentityProvider {
   routes?: FastifyPluginAsync;
   /** Look up whether a user with this e-mail exists (for auth/check). */
   userExistsByEmail(email: string): Promise<boolean>;
+  /** The sub of the pool user whose preferred_username is `handle` (any case), or null. */
+  handleOwner(handle: string): Promise<string | null>;
   /** Delete the user from the pool (for DELETE users). */
   deleteUser(username: string): Promise<void>;
 }

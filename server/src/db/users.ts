@@ -1,5 +1,6 @@
 import { STARTING_CREDIT_GRANT, STARTING_CREDIT_REASON } from '../config.ts';
 import { appendLedgerEntry } from './credit-ledger.ts';
+import { isUniqueViolation } from './database.ts';
 import type { Database, Queryable } from './database.ts';
 
 export interface UserRow {
@@ -14,7 +15,11 @@ export interface NewUser {
   sub: string;
   username: string;
   email: string | null;
+  /** The handle the identity provider holds; the row follows it (SPEC §3 preferred_username). */
+  preferredUsername: string | null;
 }
+
+const userColumns = 'sub, username, preferred_username, email, deleted_at';
 
 /**
  * Returns the user's row, creating it the first time a verified token shows up. The creating
@@ -23,7 +28,7 @@ export interface NewUser {
  */
 export async function ensureUser(db: Database, user: NewUser): Promise<UserRow> {
   const existing = await findUserBySub(db, user.sub);
-  if (existing) return existing;
+  if (existing) return syncProfile(db, existing, user);
   await db.transaction(async (tx) => {
     const inserted = await tx.query(
       `INSERT INTO users (sub, username, email) VALUES ($1, $2, $3)
@@ -40,10 +45,32 @@ export async function ensureUser(db: Database, user: NewUser): Promise<UserRow> 
   });
   const created = await findUserBySub(db, user.sub);
   if (!created) throw new Error(`user ${user.sub} vanished right after it was created`);
-  return created;
+  return syncProfile(db, created, user);
 }
 
-const userColumns = 'sub, username, preferred_username, email, deleted_at';
+/**
+ * The identity provider owns the e-mail and the handle; the row mirrors them so profiles can be
+ * found by handle (GET users/{id}) and taken handles are known. A handle another row already
+ * holds stays with that row: the first to take it keeps it.
+ */
+async function syncProfile(db: Database, row: UserRow, user: NewUser): Promise<UserRow> {
+  if (row.deleted_at) return row;
+  if (row.preferred_username === user.preferredUsername && row.email === user.email) return row;
+  try {
+    const { rows } = await db.query<UserRow>(
+      `UPDATE users SET preferred_username = $2, email = $3 WHERE sub = $1 RETURNING ${userColumns}`,
+      [row.sub, user.preferredUsername, user.email],
+    );
+    return rows[0] ?? row;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const { rows } = await db.query<UserRow>(`UPDATE users SET email = $2 WHERE sub = $1 RETURNING ${userColumns}`, [
+      row.sub,
+      user.email,
+    ]);
+    return rows[0] ?? row;
+  }
+}
 
 export async function findUserBySub(db: Queryable, sub: string): Promise<UserRow | null> {
   const { rows } = await db.query<UserRow>(`SELECT ${userColumns} FROM users WHERE sub = $1`, [sub]);

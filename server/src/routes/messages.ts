@@ -15,4 +15,6 @@ export const DETAILS = {
   couponExhausted: 'This coupon has been redeemed the maximum number of times.',
   userNotFound: 'User not found.',
   accountDeleteFailed: 'The account could not be deleted. Please try again.',
+  guestAccountProtected: 'The shared guest account cannot be deleted.',
+  badRequest: 'The request could not be read.',
 } as const;

@@ -32,7 +32,12 @@ export function createUserAuth(db: Database, identity: IdentityProvider): UserAu
     if (!token) return null;
     const verified = await identity.verifyAccessToken(token);
     if (!verified) return null;
-    const row = await ensureUser(db, { sub: verified.sub, username: verified.username, email: verified.email });
+    const row = await ensureUser(db, {
+      sub: verified.sub,
+      username: verified.username,
+      email: verified.email,
+      preferredUsername: verified.preferredUsername,
+    });
     // A deleted account's tokens stay cryptographically valid until they expire; they must not
     // bring the account back.
     if (row.deleted_at) return null;

@@ -7,6 +7,7 @@ import {
   type PublicUser,
   type UsernameAvailability,
 } from '../../../src/services/schemas/users.ts';
+import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
 import { insertContactMessage } from '../db/contact-messages.ts';
 import { findUserByHandle, findUserBySub, markUserDeleted, type UserRow } from '../db/users.ts';
@@ -56,21 +57,30 @@ export async function userRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     const { preferred_username: raw } = parseInput(usernameAvailabilityRequestSchema, request.body);
     const handle = raw.trim();
     if (!HANDLE_PATTERN.test(handle)) throw new HttpError(400, HANDLE_RULE);
-    const owner = await findUserByHandle(db, handle);
-    const available = !RESERVED_HANDLES.has(handle.toLowerCase()) && (!owner || owner.sub === user.sub);
+    if (RESERVED_HANDLES.has(handle.toLowerCase())) return ok({ preferred_username: handle, available: false });
+    // The pool is the source of truth; the table also knows handles of accounts seen before.
+    const [row, poolOwner] = await Promise.all([findUserByHandle(db, handle), identity.handleOwner(handle)]);
+    const available = [row?.sub, poolOwner].every((owner) => owner === undefined || owner === null || owner === user.sub);
     return ok({ preferred_username: handle, available });
   });
 
-  /** Deletes the caller's account: the pool user first, then the row (its handle is freed). */
+  /**
+   * Deletes the caller's account. The row is marked deleted and the pool user removed in one
+   * transaction: if the pool refuses, the row stays live; if the row cannot be written, the pool
+   * user is never touched. The shared guest account cannot be deleted (SPEC §6).
+   */
   app.delete('/users', async (request): Promise<{ data: DeleteAccountResponse }> => {
     const user = await auth.requireUser(request);
-    try {
-      await identity.deleteUser(user.username);
-    } catch (error) {
-      request.log.error({ err: error }, 'deleting the pool user failed');
-      throw new HttpError(502, DETAILS.accountDeleteFailed);
-    }
-    await markUserDeleted(db, user.sub);
+    if (user.username.toLowerCase() === GUEST_USERNAME) throw new HttpError(403, DETAILS.guestAccountProtected);
+    await db.transaction(async (tx) => {
+      await markUserDeleted(tx, user.sub);
+      try {
+        await identity.deleteUser(user.username);
+      } catch (error) {
+        request.log.error({ err: error }, 'deleting the pool user failed');
+        throw new HttpError(502, DETAILS.accountDeleteFailed);
+      }
+    });
     return ok({ deleted: true as const });
   });
 

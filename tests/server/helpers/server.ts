@@ -113,3 +113,25 @@ export async function signUpUser(server: Pick<TestServer, 'emulator'>, prefix = 
   const tokens = await server.emulator.createUser({ username, email, password: 'secret-password-1' });
   return { username, email, ...tokens };
 }
+
+/** Calls a user-pool action through the server's `/cognito` front, as Amplify in the browser does. */
+export async function callCognitoFront(server: Pick<TestServer, 'url'>, action: string, body: Record<string, unknown>) {
+  const response = await fetch(`${server.url}/cognito/`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-amz-json-1.1',
+      'X-Amz-Target': `AWSCognitoIdentityProviderService.${action}`,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: parseJsonOrNull<{ __type?: string; message?: string }>(await response.text()) };
+}
+
+/** Sets the user's public handle the way the web app does: UpdateUserAttributes with their own token. */
+export async function setHandle(server: Pick<TestServer, 'url'>, accessToken: string, handle: string): Promise<void> {
+  const answer = await callCognitoFront(server, 'UpdateUserAttributes', {
+    AccessToken: accessToken,
+    UserAttributes: [{ Name: 'preferred_username', Value: handle }],
+  });
+  if (answer.status !== 200) throw new Error(`UpdateUserAttributes answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+}
