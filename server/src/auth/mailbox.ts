@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { poolFilePath } from './emulator.ts';
+import { escapeMarkup } from '../lib/escape-markup.ts';
 
 /** One message the emulator "sent": it has no mail server, so the code sits on the user record. */
 export interface MailboxEntry {
@@ -52,20 +53,14 @@ export async function readMailbox(emulatorDir: string, userPoolId: string): Prom
   return entries.sort((a, b) => (b.sentAt ?? '').localeCompare(a.sentAt ?? ''));
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
-
-/** A plain page: no script and no inline style, so the server's CSP needs no exception. */
+/** A plain page with no script, so the server's CSP (scripts from this origin only) holds. */
 export function renderMailbox(entries: MailboxEntry[]): string {
   const rows = entries
     .map(
       (entry) =>
-        `<tr><td>${escapeHtml(entry.username)}</td><td>${escapeHtml(entry.email ?? '')}</td>` +
-        `<td><strong>${escapeHtml(entry.code)}</strong></td><td>${escapeHtml(entry.kind)}</td>` +
-        `<td>${escapeHtml(entry.sentAt ?? '')}</td></tr>`,
+        `<tr><td>${escapeMarkup(entry.username)}</td><td>${escapeMarkup(entry.email ?? '')}</td>` +
+        `<td><strong>${escapeMarkup(entry.code)}</strong></td><td>${escapeMarkup(entry.kind)}</td>` +
+        `<td>${escapeMarkup(entry.sentAt ?? '')}</td></tr>`,
     )
     .join('\n');
   const body =

@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { defaultAppConfiguration } from '../../../src/config/app-config.ts';
 import type { PromoVideo } from '../../../src/services/schemas/promo-videos.ts';
 import { findPromoVideo, listPromoVideos } from '../db/promo-videos.ts';
+import { escapeMarkup } from '../lib/escape-markup.ts';
 import { HttpError, ok } from './http.ts';
 import { DETAILS } from './messages.ts';
 import type { RouteDeps } from './route-deps.ts';
-
-const escapeXml = (text: string): string =>
-  text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** A poster for a promo video, drawn from its title so the reel has a real image to show. */
 function promoThumbnailSvg(title: string): string {
@@ -16,7 +14,7 @@ function promoThumbnailSvg(title: string): string {
 <rect width="640" height="360" fill="url(#g)"/>
 <circle cx="320" cy="150" r="44" fill="#ffffff" fill-opacity="0.9"/>
 <path d="M306 128 L344 150 L306 172 Z" fill="#3b1d8f"/>
-<text x="320" y="260" text-anchor="middle" font-family="sans-serif" font-size="34" fill="#ffffff">${escapeXml(title)}</text>
+<text x="320" y="260" text-anchor="middle" font-family="sans-serif" font-size="34" fill="#ffffff">${escapeMarkup(title)}</text>
 </svg>`;
 }
 
