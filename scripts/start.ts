@@ -23,13 +23,14 @@ import { findFreePort, isPortFree, startEmulator, stopChild, stopStaleProcess } 
 import type { EmulatorProcess } from '../server/src/auth/emulator.ts';
 import { provision } from '../server/src/auth/provision.ts';
 import { seedAccounts } from '../server/src/auth/seed-accounts.ts';
+import { LOCAL_DEFAULTS } from '../server/src/local-defaults.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
-const port = Number(process.env.PORT ?? 8787);
-const dataDir = path.resolve(root, process.env.KINORA_DATA_DIR ?? '.local');
+const port = Number(process.env.PORT ?? LOCAL_DEFAULTS.port);
+const dataDir = path.resolve(root, process.env.KINORA_DATA_DIR ?? LOCAL_DEFAULTS.dataDir);
 const emulatorDir = path.join(dataDir, 'cognito');
-const apiKey = process.env.KINORA_API_KEY ?? 'kinora-local-api-key';
+const apiKey = process.env.KINORA_API_KEY ?? LOCAL_DEFAULTS.apiKey;
 const distDir = path.resolve(root, process.env.KINORA_DIST_DIR ?? 'dist');
 const preferredEmulatorPort = Number(process.env.COGNITO_LOCAL_PORT ?? 9329);
 const VITE_DEV_PORT = 5173;

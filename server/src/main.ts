@@ -6,6 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
+import { LOCAL_DEFAULTS } from './local-defaults.ts';
 
 /**
  * The local API server's entry point (`scripts/start.ts` runs it as a child process).
@@ -25,8 +26,8 @@ import { openDatabase } from './db/database.ts';
  */
 async function main(): Promise<void> {
   const env = process.env;
-  const port = Number(env.PORT ?? 8787);
-  const dataDir = path.resolve(env.KINORA_DATA_DIR ?? '.local');
+  const port = Number(env.PORT ?? LOCAL_DEFAULTS.port);
+  const dataDir = path.resolve(env.KINORA_DATA_DIR ?? LOCAL_DEFAULTS.dataDir);
   const emulatorUrl = env.COGNITO_LOCAL_URL;
   if (!emulatorUrl) throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
   const localMode = env.KINORA_LOCAL_MODE === 'true';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     db,
     identity,
-    apiKey: env.KINORA_API_KEY ?? 'kinora-local-api-key',
+    apiKey: env.KINORA_API_KEY ?? LOCAL_DEFAULTS.apiKey,
     staticDir: staticDir ? path.resolve(staticDir) : undefined,
     localMode,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
