@@ -1,24 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { installMatchMedia, resetViewport } from './media-query';
 import { server } from './msw/server';
 
-// Mantine needs these in jsdom (ARCHITECTURE.md §1 facts).
-if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
-  });
-}
+// Mantine needs these in jsdom (ARCHITECTURE.md §1 facts). matchMedia answers width queries for a
+// desktop viewport unless a test calls `setViewportWidth` or `setMobileViewport`.
+installMatchMedia();
 class ResizeObserverShim {
   observe() {}
   unobserve() {}
@@ -31,6 +19,7 @@ Element.prototype.scrollIntoView ??= () => {};
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
+  resetViewport();
   server.resetHandlers();
   localStorage.clear();
 });

@@ -22,8 +22,8 @@ interface AppProvidersProps {
 export function AppProviders({ telemetry, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} env={mantineEnv}>
-      {/* SPEC §2.9 item 6: top-right, 5000 ms; Mantine pauses the timer while hovered. */}
-      <Notifications position={TOAST.position} autoClose={TOAST.autoCloseMs} />
+      {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered. */}
+      <Notifications position={TOAST.position} autoClose={TOAST.autoCloseMs} pauseResetOnHover={TOAST.pauseResetOnHover} />
       <TelemetryProvider telemetry={telemetry}>
         <AppConfigActorContext.Provider>
           <BannerActorContext.Provider>

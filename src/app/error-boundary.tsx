@@ -1,6 +1,8 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { reloadPage } from '@/app/reload-page';
 import { MESSAGES } from '@/config/messages';
+import { isChunkLoadError } from '@/lib/chunk-load';
 
 interface ErrorBoundaryProps {
   children: ReactNode;
@@ -34,7 +36,15 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     this.props.onError?.(error, info.componentStack ?? undefined);
   }
 
+  /**
+   * "Try again?": re-render the children, or reload the page when a lazy chunk failed to
+   * download, since React keeps a failed lazy import and rendering again would fail again.
+   */
   reset = (): void => {
+    if (isChunkLoadError(this.state.error)) {
+      reloadPage();
+      return;
+    }
     this.setState({ error: null, hasError: false });
   };
 

@@ -1,4 +1,4 @@
-import { lazy, useEffect, type ComponentType } from 'react';
+import { useEffect } from 'react';
 import {
   createBrowserRouter,
   redirect,
@@ -10,22 +10,19 @@ import {
   type RouteObject,
 } from 'react-router-dom';
 import { ErrorFallback } from '@/app/error-boundary';
+import { lazyScreen } from '@/app/lazy-screen';
+import type { PageHandle } from '@/app/page-title';
+import { reloadPage } from '@/app/reload-page';
 import { Shell } from '@/app/shell';
 import { useTelemetry } from '@/app/telemetry-context';
 import { PageLoader } from '@/components/page-loader';
 import { MENU, type MenuGroup } from '@/config/menu';
 import { profileHandleFromPath, ROUTES } from '@/config/routes';
 import { USE_CASE_PAGES } from '@/config/use-cases';
+import { isChunkLoadError } from '@/lib/chunk-load';
 import { HomeScreen } from '@/screens/home/home-screen';
 
-/** Screens other than home are split into their own chunks, so the first page loads little JS. */
-function lazyScreen<P extends object, K extends string>(
-  load: () => Promise<Record<K, ComponentType<P>>>,
-  name: K,
-): ComponentType<P> {
-  return lazy<ComponentType<P>>(async () => ({ default: (await load())[name] }));
-}
-
+// Screens other than home are split into their own chunks, so the first page loads little JS.
 const NotFoundScreen = lazyScreen(() => import('@/screens/not-found/not-found-screen'), 'NotFoundScreen');
 const AccountScreen = lazyScreen(() => import('@/screens/account/account-screen'), 'AccountScreen');
 const AuthenticationScreen = lazyScreen(
@@ -61,19 +58,30 @@ function ProfileRoute() {
   return <ProfileScreen handle={typeof handle === 'string' ? handle : ''} />;
 }
 
-/** Errors that escape the shell itself (or a loader) land here; retrying re-renders the page. */
+/**
+ * Errors that escape the shell itself (or a loader) land here; retrying re-renders the page, or
+ * reloads it when a chunk could not be downloaded.
+ */
 function RouteErrorScreen() {
   const error = useRouteError();
   const { reportError } = useTelemetry();
   const navigate = useNavigate();
   const location = useLocation();
   useEffect(() => reportError(error), [error, reportError]);
-  return <ErrorFallback onRetry={() => void navigate(location, { replace: true })} />;
+  const retry = isChunkLoadError(error) ? reloadPage : () => void navigate(location, { replace: true });
+  return <ErrorFallback onRetry={retry} />;
 }
+
+/** Names the page in the document title (see `useDocumentTitle`). */
+const titled = (title: PageHandle['title']): PageHandle => ({ title });
+
+/** The profile title is the handle the loader read; a redirect never renders, so it needs none. */
+const profileTitle = (handle: unknown): string => (typeof handle === 'string' ? `@${handle}` : 'Profile');
 
 function toolRoute(title: string, path: string, group: MenuGroup | undefined): RouteObject {
   return {
     path,
+    handle: titled(title),
     element: <ToolPlaceholderScreen title={title} groupLabel={group?.label ?? ''} groupPath={group?.path ?? ROUTES.home} />,
   };
 }
@@ -86,16 +94,20 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <PageLoader />,
     children: [
       { index: true, element: <HomeScreen /> },
-      { path: ROUTES.authentication, element: <AuthenticationScreen /> },
-      { path: ROUTES.account, element: <AccountScreen /> },
-      { path: ROUTES.notFound, element: <NotFoundScreen /> },
+      { path: ROUTES.authentication, handle: titled('Sign in'), element: <AuthenticationScreen /> },
+      { path: ROUTES.account, handle: titled('Account'), element: <AccountScreen /> },
+      { path: ROUTES.notFound, handle: titled('Page not found'), element: <NotFoundScreen /> },
       ...MENU.flatMap((group): RouteObject[] => [
-        { path: group.path, element: <GroupIndexScreen group={group} /> },
+        { path: group.path, handle: titled(group.label), element: <GroupIndexScreen group={group} /> },
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),
       ]),
       ...EXTRA_TOOLS.map((tool) => toolRoute(tool.title, tool.path, tool.group)),
-      ...USE_CASE_PAGES.map((useCase) => ({ path: useCase.path, element: <UseCaseScreen title={useCase.title} /> })),
-      { path: '/:handle', loader: profileLoader, element: <ProfileRoute /> },
+      ...USE_CASE_PAGES.map((useCase) => ({
+        path: useCase.path,
+        handle: titled(useCase.title),
+        element: <UseCaseScreen title={useCase.title} />,
+      })),
+      { path: '/:handle', loader: profileLoader, handle: titled(profileTitle), element: <ProfileRoute /> },
       // Redirecting in a loader means the unknown path never renders nor counts as a page view.
       { path: '*', loader: () => redirect(ROUTES.notFound), element: null },
     ],

@@ -1,10 +1,13 @@
 import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
+import { useDocumentTitle } from '@/app/page-title';
 import { useTelemetry } from '@/app/telemetry-context';
+import { MOBILE_MEDIA_QUERY } from '@/app/theme';
 import { usePageViews } from '@/app/use-page-views';
+import { useRouteFocus } from '@/app/use-route-focus';
 import { TopBanner } from '@/components/banner/top-banner';
 import { PageLoader } from '@/components/page-loader';
 import { MENU } from '@/config/menu';
@@ -18,16 +21,38 @@ const isCurrent = (pathname: string, path: string): boolean =>
 /**
  * The layout around every page: header with the logo, the menu of SPEC §2.3 and the main area
  * with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu folds behind a
- * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower.
+ * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page change sets
+ * the document title and moves focus to the new page.
  */
 export function Shell() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
   // Below 768 px the folded menu is only moved off-screen; `inert` keeps it out of the Tab order too.
-  const isMobile = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY) ?? false;
   const menuFolded = isMobile && !menuOpened;
+  const mobileMenuShown = isMobile && menuOpened;
+  const burgerRef = useRef<HTMLButtonElement>(null);
+  // Typed as Mantine types the navbar ref, though it renders a <nav>.
+  const menuRef = useRef<HTMLDivElement>(null);
+  const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const telemetry = useTelemetry();
   usePageViews(telemetry.analytics);
+  useDocumentTitle();
+  useRouteFocus(pathname, mainRef);
+
+  // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
+  // hands focus back to the burger.
+  useEffect(() => {
+    if (!mobileMenuShown) return;
+    menuRef.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      closeMenu();
+      burgerRef.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [mobileMenuShown, closeMenu]);
 
   return (
     <AppShell
@@ -42,6 +67,7 @@ export function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burgerRef}
               opened={menuOpened}
               onClick={toggleMenu}
               hiddenFrom="sm"
@@ -62,7 +88,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
+      <AppShell.Navbar ref={menuRef} id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
         <AppShell.Section grow component={ScrollArea} type="auto">
           {MENU.map((group) => (
             <div key={group.path}>
@@ -92,7 +118,7 @@ export function Shell() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main id="main-content" tabIndex={-1}>
+      <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1}>
         <TopBanner />
         <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>
           <Suspense fallback={<PageLoader />}>

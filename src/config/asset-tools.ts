@@ -9,7 +9,12 @@ export interface ModelOption {
   value: string;
   label: string;
   required_credits: number;
-  available_tools: ToolSlug[];
+  /**
+   * The tool pages that list this model. SPEC §3 names the slugs with "e.g.", so the server may
+   * send slugs this build does not know (`ToolSlug` are the known ones); such a slug is kept and
+   * simply matches no page.
+   */
+  available_tools: string[];
   generate_type: GenerateType;
   active: Flag;
   text_prompt?: Flag;

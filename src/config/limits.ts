@@ -44,6 +44,8 @@ export const STORAGE_KEYS = {
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
 export const APP_CONFIG_CACHE_MS = 3_600_000;
+/** After falling back to the built-in configuration, the app tries the fetch again this often. */
+export const APP_CONFIG_RETRY_MS = 60_000;
 
 /** Extra attempts after the first failed `GET credits/get`. */
 export const CREDITS_FETCH_RETRIES = 2;
@@ -53,7 +55,14 @@ export const IDENTITY_RETRY_BACKOFF_CAP_MS = 300_000;
 /** Identity requests are retried on these statuses, on throttling and on time-outs (SPEC §8). */
 export const IDENTITY_RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
-export const TOAST = { autoCloseMs: 5000, position: 'top-right', pauseOnHover: true } as const;
+/** Waits before each new attempt at a lazy screen chunk that failed to download. */
+export const LAZY_IMPORT_RETRY_DELAYS_MS: readonly number[] = [500, 1500];
+
+/**
+ * Toasts (SPEC §2.9 item 6): top-right, 5000 ms, the timer paused while hovered. `'all'` (Mantine's
+ * default, passed explicitly) pauses every toast while any one is hovered.
+ */
+export const TOAST = { autoCloseMs: 5000, position: 'top-right', pauseResetOnHover: 'all' } as const;
 
 export const HELP_POPOVER = {
   topicCount: 41,

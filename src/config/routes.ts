@@ -53,12 +53,18 @@ export const ROUTES = {
 const PROFILE_PREFIX = '/@';
 
 /**
- * The handle in a profile path (`/@ada` → `ada`), or null for any other path.
+ * The handle in a profile path (`/@ada` → `ada`), or null for any other path and for a handle
+ * whose percent-encoding is malformed.
  * Router path patterns cannot express a segment that starts with "@", so the shell matches it here.
  */
 export function profileHandleFromPath(pathname: string): string | null {
   if (!pathname.startsWith(PROFILE_PREFIX)) return null;
   const handle = pathname.slice(PROFILE_PREFIX.length).replace(/\/$/, '');
   if (handle === '' || handle.includes('/')) return null;
-  return decodeURIComponent(handle);
+  try {
+    return decodeURIComponent(handle);
+  } catch {
+    // A malformed escape such as `/@%E0%A4%A` is not a handle: the caller shows the not-found page.
+    return null;
+  }
 }

@@ -16,13 +16,38 @@ export interface BreadcrumbLike {
   data?: Record<string, unknown>;
 }
 
+/** Sentry's `QueryParams`: the raw query string, or its pairs. */
+export type QueryStringLike = string | Record<string, string> | [string, string][];
+
+/** The part of an event's request the scrubber reads and rewrites. */
+export interface RequestLike {
+  url?: string;
+  query_string?: QueryStringLike;
+  headers?: Record<string, string>;
+}
+
+/** The part of a span (inside a transaction) the scrubber rewrites. */
+export interface SpanLike {
+  description?: string;
+  data?: Record<string, unknown>;
+}
+
+/** The part of a Sentry error or transaction event the rules below read and rewrite. */
+export interface EventLike {
+  tags?: Record<string, unknown>;
+  request?: RequestLike;
+  transaction?: string;
+  spans?: SpanLike[];
+}
+
 export interface SentryOptions {
   dsn: string | undefined;
   environment: string;
   tracesSampleRate: number;
   replaysSessionSampleRate: number;
   replaysOnErrorSampleRate: number;
-  beforeSend: <E>(event: E) => E | null;
+  beforeSend: <E extends EventLike>(event: E) => E | null;
+  beforeSendTransaction: <E extends EventLike>(event: E) => E;
   beforeBreadcrumb: <B extends BreadcrumbLike>(breadcrumb: B) => B;
 }
 
@@ -33,7 +58,10 @@ export interface SentryIntegration {
 /** The slice of `@sentry/react` that telemetry calls. */
 export interface SentrySdk {
   init(options: SentryOptions & { integrations: SentryIntegration[] }): unknown;
-  captureException(error: unknown, hint?: { contexts: { react: { componentStack: string } } }): unknown;
+  captureException(
+    error: unknown,
+    captureContext?: { tags: Record<string, string>; contexts?: { react: { componentStack: string } } },
+  ): unknown;
   browserTracingIntegration(): SentryIntegration;
   replayIntegration(): SentryIntegration;
 }
@@ -88,15 +116,19 @@ export function shouldDropEvent(pathname: string): boolean {
   return pathname === ROUTES.notFound;
 }
 
-export function createBeforeSend(currentPathname: () => string) {
-  return <E>(event: E): E | null => (shouldDropEvent(currentPathname()) ? null : event);
-}
+/**
+ * The tag carrying the path an error was reported on. The SDK loads lazily and sends later, so by
+ * the time `beforeSend` runs the user may be on another page; the tag keeps the path of the moment.
+ */
+export const PATHNAME_TAG = 'kinora.pathname';
 
 const FILTERED = '[Filtered]';
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
 const BEARER = /\bBearer\s+[\w.~+/=-]+/gi;
-/** Query or fragment parameters that carry secrets: OAuth codes and every kind of token. */
-const SECRET_PARAM = /([?&#;]|\b)(access_token|id_token|refresh_token|token|code|state|password)=[^&#\s"']*/gi;
+/** Query or fragment parameters that carry secrets: OAuth codes, state, redirect targets and every kind of token. */
+const SECRET_PARAM_NAMES = ['access_token', 'id_token', 'refresh_token', 'token', 'code', 'state', 'redirect_uri', 'password'];
+const SECRET_PARAM = new RegExp(`([?&#;]|\\b)(${SECRET_PARAM_NAMES.join('|')})=[^&#\\s"']*`, 'gi');
+const SECRET_PARAM_NAME = new RegExp(`^(${SECRET_PARAM_NAMES.join('|')})$`, 'i');
 /** Object keys whose value is a credential, wherever they appear in breadcrumb data. */
 const SECRET_KEY = /^(authorization|x-api-key|access_?token|id_?token|refresh_?token|token|password|code)$/i;
 /** Keys that are removed outright rather than masked: the Authorization header must not appear at all. */
@@ -131,6 +163,51 @@ export function scrubBreadcrumb<B extends BreadcrumbLike>(breadcrumb: B): B {
   return clean;
 }
 
+/** Masks secret parameters in a query string, whichever of Sentry's three shapes it has. */
+export function scrubQueryString(query: QueryStringLike): QueryStringLike {
+  if (typeof query === 'string') return scrubText(query);
+  const scrubPair = (name: string, value: string): string => (SECRET_PARAM_NAME.test(name) ? FILTERED : scrubText(value));
+  if (Array.isArray(query)) return query.map(([name, value]): [string, string] => [name, scrubPair(name, value)]);
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, scrubPair(name, value)]));
+}
+
+function scrubRequest(request: RequestLike): RequestLike {
+  const clean: RequestLike = { ...request };
+  if (clean.url !== undefined) clean.url = scrubText(clean.url);
+  if (clean.query_string !== undefined) clean.query_string = scrubQueryString(clean.query_string);
+  if (clean.headers !== undefined) clean.headers = scrubValue(clean.headers, 0) as Record<string, string>;
+  return clean;
+}
+
+/** No OAuth code, state, redirect target or token in an event's URL, query, transaction name or spans. */
+export function scrubEvent<E extends EventLike>(event: E): E {
+  const clean: E = { ...event };
+  if (clean.request !== undefined) clean.request = scrubRequest(clean.request);
+  if (clean.transaction !== undefined) clean.transaction = scrubText(clean.transaction);
+  if (clean.spans !== undefined) {
+    clean.spans = clean.spans.map((span) => {
+      const cleanSpan = { ...span };
+      if (cleanSpan.description !== undefined) cleanSpan.description = scrubText(cleanSpan.description);
+      if (cleanSpan.data !== undefined) cleanSpan.data = scrubValue(cleanSpan.data, 0) as Record<string, unknown>;
+      return cleanSpan;
+    });
+  }
+  return clean;
+}
+
+/**
+ * Drops errors reported on /404 and scrubs the rest. The path comes from the tag `reportError`
+ * set when the error happened; errors the SDK captures by itself have none and fall back to the
+ * current location.
+ */
+export function createBeforeSend(currentPathname: () => string) {
+  return <E extends EventLike>(event: E): E | null => {
+    const tagged = event.tags?.[PATHNAME_TAG];
+    const pathname = typeof tagged === 'string' ? tagged : currentPathname();
+    return shouldDropEvent(pathname) ? null : scrubEvent(event);
+  };
+}
+
 /** Every Sentry option except the integrations, which need the SDK loaded. */
 export function buildSentryOptions(
   env: Pick<TelemetryEnv, 'sentryDsn' | 'sentryEnvironment'>,
@@ -143,6 +220,7 @@ export function buildSentryOptions(
     replaysSessionSampleRate: SENTRY_RATES.replaysSessionSampleRate,
     replaysOnErrorSampleRate: SENTRY_RATES.replaysOnErrorSampleRate,
     beforeSend: createBeforeSend(currentPathname),
+    beforeSendTransaction: scrubEvent,
     beforeBreadcrumb: scrubBreadcrumb,
   };
 }
@@ -156,12 +234,16 @@ const loadSentrySdk: SentryLoader = () => import('@sentry/react');
  */
 export function initTelemetry(
   env: TelemetryEnv,
-  { loadSentry = loadSentrySdk, transport }: { loadSentry?: SentryLoader; transport?: BeaconTransport } = {},
+  {
+    loadSentry = loadSentrySdk,
+    transport,
+    currentPathname = () => window.location.pathname,
+  }: { loadSentry?: SentryLoader; transport?: BeaconTransport; currentPathname?: () => string } = {},
 ): Telemetry {
   const analytics = createAnalytics(env, transport);
   if (!env.sentryDsn) return { analytics, reportError: () => {} };
 
-  const options = buildSentryOptions(env);
+  const options = buildSentryOptions(env, currentPathname);
   const sentry = loadSentry()
     .then((sdk) => {
       sdk.init({ ...options, integrations: [sdk.browserTracingIntegration(), sdk.replayIntegration()] });
@@ -173,8 +255,10 @@ export function initTelemetry(
   return {
     analytics,
     reportError: (error, componentStack) => {
+      // Read now: the SDK may still be loading, and the user may have left the page by then.
+      const tags = { [PATHNAME_TAG]: currentPathname() };
       void sentry.then((sdk) =>
-        sdk?.captureException(error, componentStack ? { contexts: { react: { componentStack } } } : undefined),
+        sdk?.captureException(error, componentStack ? { tags, contexts: { react: { componentStack } } } : { tags }),
       );
     },
   };

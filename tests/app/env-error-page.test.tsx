@@ -1,7 +1,7 @@
-import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EnvErrorPage } from '@/app/env-error-page';
 import { EnvError, parseEnv } from '@/config/env';
+import { render, screen, within } from '../test-utils';
 
 describe('environment error page', () => {
   it('lists every missing or invalid variable', () => {

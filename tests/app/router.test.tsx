@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp, screen, waitFor } from '../test-utils';
 
 const notFoundHeading = { level: 1, name: 'Page not found' } as const;
@@ -21,6 +21,16 @@ describe('routes', () => {
     const { router } = renderApp('/@');
     expect(await screen.findByRole('heading', notFoundHeading)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/404');
+  });
+
+  it('treats a profile path with a malformed percent-encoding as unknown instead of crashing', async () => {
+    // React Router warns that it cannot decode the path; the page shown is what this test checks.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { router } = renderApp('/@%E0%A4%A');
+    expect(await screen.findByRole('heading', notFoundHeading)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/404');
+    expect(screen.queryByText('Oops, there is an error!')).not.toBeInTheDocument();
+    warn.mockRestore();
   });
 
   it('shows the public profile at /@handle', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MOBILE_MEDIA_QUERY, theme } from '@/app/theme';
 import { MENU } from '@/config/menu';
-import { renderApp, screen, userEvent, within } from '../test-utils';
+import { matchesMediaQuery, setMobileViewport, setViewportWidth } from '../media-query';
+import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 
 describe('shell', () => {
   it('shows the header with the Kinora logo linking home, the menu and the main area', async () => {
@@ -56,5 +58,90 @@ describe('shell', () => {
     expect(skip).toHaveFocus();
     expect(skip).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+
+  it('keeps the menu in reach on a desktop-wide screen', () => {
+    renderApp('/');
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).not.toHaveAttribute('inert');
+  });
+});
+
+describe('shell on a small screen', () => {
+  it('keeps the folded menu out of reach, opens it with focus inside and folds it with Escape', async () => {
+    setMobileViewport();
+    renderApp('/');
+    const burger = screen.getByRole('button', { name: 'Open menu' });
+    // Folded: the menu is off-screen and `inert`, so neither Tab nor a screen reader reaches it.
+    const menu = screen.getByRole('navigation', { hidden: true, name: 'Main menu' });
+    await waitFor(() => expect(menu).toHaveAttribute('inert'));
+
+    await userEvent.click(burger);
+    expect(burger).toHaveAttribute('aria-expanded', 'true');
+    expect(menu).not.toHaveAttribute('inert');
+    expect(within(menu).getByRole('link', { name: 'AI Audio' })).toHaveFocus();
+
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveAttribute('inert');
+    expect(burger).toHaveFocus();
+  });
+
+  it('folds the menu when the user follows one of its links', async () => {
+    setMobileViewport();
+    renderApp('/');
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    await userEvent.click(within(menu).getByRole('link', { name: 'Lip Sync' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lip Sync' })).toBeInTheDocument();
+    expect(menu).toHaveAttribute('inert');
+  });
+
+  it('unfolds the menu when the window grows past the mobile breakpoint', async () => {
+    setMobileViewport();
+    renderApp('/');
+    const menu = screen.getByRole('navigation', { hidden: true, name: 'Main menu' });
+    await waitFor(() => expect(menu).toHaveAttribute('inert'));
+    setViewportWidth(1024);
+    await waitFor(() => expect(menu).not.toHaveAttribute('inert'));
+  });
+
+  it('switches layout exactly at 768 px (SPEC §2.11), where Mantine\'s `sm` breakpoint starts', () => {
+    expect(MOBILE_MEDIA_QUERY).toBe('(max-width: 47.99em)');
+    expect(matchesMediaQuery(MOBILE_MEDIA_QUERY, 767)).toBe(true);
+    expect(matchesMediaQuery(MOBILE_MEDIA_QUERY, 768)).toBe(false);
+    expect(theme.breakpoints).toMatchObject({ sm: '48em', md: '64em' });
+  });
+});
+
+describe('page changes', () => {
+  it.each([
+    ['/', 'Kinora'],
+    ['/ai-image/text-to-image', 'Text to Image · Kinora'],
+    ['/ai-production/', 'AI Production · Kinora'],
+    ['/authentication', 'Sign in · Kinora'],
+    ['/use-cases/branding', 'Branding · Kinora'],
+    ['/@alice', '@alice · Kinora'],
+    ['/no/such/page', 'Page not found · Kinora'],
+  ])('names the page %s "%s" in the document title', async (path, title) => {
+    renderApp(path);
+    await waitFor(() => expect(document.title).toBe(title));
+  });
+
+  it('updates the title on navigation', async () => {
+    const { router } = renderApp('/ai-video/lip-sync');
+    await waitFor(() => expect(document.title).toBe('Lip Sync · Kinora'));
+    await router.navigate('/');
+    await waitFor(() => expect(document.title).toBe('Kinora'));
+  });
+
+  it('leaves focus alone on the first load and moves it to the new page heading after a navigation', async () => {
+    renderApp('/');
+    await screen.findByRole('heading', { level: 1, name: 'Kinora' });
+    expect(document.body).toHaveFocus();
+
+    const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    await userEvent.click(within(menu).getByRole('link', { name: 'Lip Sync' }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Lip Sync' });
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 });

@@ -93,6 +93,28 @@ describe('appConfigurationSchema', () => {
     expect(parsed.tier_information[0]?.credits).toEqual({ Video: 0, Image: 0, Audio: 0, Text: 0 });
   });
 
+  it('keeps a tool slug this build does not know, and the rest of the configuration with it', () => {
+    const payload = {
+      asset_tools: [
+        { value: 'Future', label: 'Future', available_tools: ['text-to-image', 'text-to-hologram'], generate_type: 'Image' },
+      ],
+      camera_movements: [{ label: 'Server only', value: 'ServerOnly' }],
+    };
+    const result = appConfigurationSchema.safeParse(payload);
+    expect(result.success).toBe(true);
+    expect(result.data?.asset_tools[0]?.available_tools).toEqual(['text-to-image', 'text-to-hologram']);
+    expect(result.data?.camera_movements).toEqual([{ label: 'Server only', value: 'ServerOnly', prompt: '' }]);
+    // The known slug still finds the model; the unknown one matches no page.
+    expect(optionsForTool(result.data?.asset_tools ?? [], 'text-to-image').map((option) => option.value)).toEqual(['Future']);
+  });
+
+  it('still rejects a structurally wrong available_tools', () => {
+    const tool = { value: 'X', label: 'X', generate_type: 'Image' };
+    expect(appConfigurationSchema.safeParse({ asset_tools: [{ ...tool, available_tools: 'text-to-image' }] }).success).toBe(false);
+    expect(appConfigurationSchema.safeParse({ asset_tools: [{ ...tool, available_tools: [42] }] }).success).toBe(false);
+    expect(appConfigurationSchema.safeParse({ asset_tools: [{ ...tool, available_tools: [null] }] }).success).toBe(false);
+  });
+
   it('rejects a bad payload', () => {
     expect(appConfigurationSchema.safeParse({ asset_tools: [{ value: 'X', label: 'X', generate_type: 'Hologram' }] }).success).toBe(false);
     expect(appConfigurationSchema.safeParse({ media_tools: [{ value: 'X', label: 'X', active: 2 }] }).success).toBe(false);

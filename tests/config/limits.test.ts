@@ -61,7 +61,7 @@ describe('defaults and limits of SPEC §9', () => {
   });
 
   it('holds the interface values', () => {
-    expect(TOAST).toEqual({ autoCloseMs: 5000, position: 'top-right', pauseOnHover: true });
+    expect(TOAST).toEqual({ autoCloseMs: 5000, position: 'top-right', pauseResetOnHover: 'all' });
     expect(HELP_POPOVER).toEqual({
       topicCount: 41,
       widthPx: 500,

@@ -81,6 +81,12 @@ describe('routes', () => {
     expect(profileHandleFromPath('/@ada/videos')).toBeNull();
     expect(profileHandleFromPath('/account')).toBeNull();
   });
+
+  it('returns null instead of throwing for a malformed percent-encoding', () => {
+    expect(() => profileHandleFromPath('/@%E0%A4%A')).not.toThrow();
+    expect(profileHandleFromPath('/@%E0%A4%A')).toBeNull();
+    expect(profileHandleFromPath('/@ada%')).toBeNull();
+  });
 });
 
 describe('creation types of SPEC §2.4', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { assign, createActor, fromPromise, waitFor } from 'xstate';
 import { defaultAppConfiguration } from '@/config/app-config';
 import type { AppConfiguration } from '@/config/app-config';
 import { appConfigMachine } from '@/machines/app-config/app-config.machine';
@@ -42,6 +42,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('appConfig machine (SPEC §4 "App configuration")', () => {
@@ -204,6 +205,106 @@ describe('appConfig machine (SPEC §4 "App configuration")', () => {
 
     expect(consoleWarn).toHaveBeenCalledWith(expect.stringContaining('built-in defaults'), failure);
     consoleWarn.mockRestore();
+    actor.stop();
+  });
+
+  it('treats a stored expiry more than an hour ahead as stale (clock skew) and fetches', async () => {
+    storeCache(buildAppConfiguration({ camera_movements: [] }), NOW + HOUR + MINUTE);
+    const fresh = buildAppConfiguration();
+
+    const { actor, fetch } = startAppConfig(async () => fresh);
+    expect(actor.getSnapshot().value).toBe('fetching');
+    const snapshot = await waitFor(actor, (s) => s.matches('ready'));
+
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(snapshot.context).toMatchObject({ configuration: fresh, expiresAt: NOW + HOUR, source: 'network' });
+    expect(Number(localStorage.getItem('app_config_exp'))).toBe(NOW + HOUR);
+    actor.stop();
+  });
+
+  it('still accepts a stored expiry exactly one hour ahead', () => {
+    const stored = buildAppConfiguration();
+    storeCache(stored, NOW + HOUR);
+    const { actor, fetch } = startAppConfig(async () => defaultAppConfiguration);
+    expect(actor.getSnapshot().context).toMatchObject({ configuration: stored, source: 'storage' });
+    expect(fetch).not.toHaveBeenCalled();
+    actor.stop();
+  });
+
+  it('checks again within the hour even when its expiry lies further ahead', async () => {
+    const fetch = vi.fn(async () => buildAppConfiguration());
+    const actor = createActor(
+      appConfigMachine.provide({
+        actors: { fetchConfiguration: fromPromise(() => fetch()) },
+        // An expiry ten hours ahead, as a skewed clock could produce.
+        actions: {
+          cacheConfiguration: assign((_, params) => ({
+            configuration: params.configuration,
+            expiresAt: Date.now() + 10 * HOUR,
+            source: 'network' as const,
+          })),
+        },
+      }),
+    ).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+
+    vi.advanceTimersByTime(HOUR - 1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    // The ten-hour expiry is more than one period ahead, so it counts as stale and is fetched again.
+    expect(actor.getSnapshot().value).toBe('fetching');
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(fetch).toHaveBeenCalledTimes(2);
+    actor.stop();
+  });
+
+  it('reads each stored item once per check', () => {
+    storeCache(buildAppConfiguration(), NOW + 10 * MINUTE);
+    const getItem = vi.spyOn(Storage.prototype, 'getItem');
+
+    const { actor } = startAppConfig(async () => defaultAppConfiguration);
+
+    expect(actor.getSnapshot().value).toBe('ready');
+    const reads = getItem.mock.calls.map(([key]) => key);
+    expect(reads.filter((key) => key === 'app_configuration')).toHaveLength(1);
+    expect(reads.filter((key) => key === 'app_config_exp')).toHaveLength(1);
+    actor.stop();
+  });
+
+  it('does not read local storage while the in-memory configuration is fresh', async () => {
+    const { actor } = startAppConfig(async () => buildAppConfiguration());
+    await waitFor(actor, (s) => s.matches('ready'));
+    const getItem = vi.spyOn(Storage.prototype, 'getItem');
+
+    actor.send({ type: 'config.refresh' });
+
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(getItem).not.toHaveBeenCalled();
+    actor.stop();
+  });
+
+  it('tries the fetch again by itself a minute after falling back to the defaults', async () => {
+    const fetched = buildAppConfiguration();
+    let fail = true;
+    const { actor, fetch, warn } = startAppConfig(async () => {
+      if (fail) throw new ApiError('api error', { kind: 'network' });
+      return fetched;
+    });
+    await waitFor(actor, (s) => s.matches('usingDefaults'));
+
+    // Still down a minute later: back to the defaults, with one more warning.
+    vi.advanceTimersByTime(MINUTE - 1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    await waitFor(actor, (s) => s.matches('usingDefaults') && fetch.mock.calls.length === 2);
+    expect(warn).toHaveBeenCalledTimes(2);
+
+    fail = false;
+    vi.advanceTimersByTime(MINUTE);
+    const snapshot = await waitFor(actor, (s) => s.matches('ready'));
+
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(snapshot.context).toMatchObject({ configuration: fetched, source: 'network', expiresAt: NOW + 2 * MINUTE + HOUR });
     actor.stop();
   });
 

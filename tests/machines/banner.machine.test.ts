@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { bannerMachine } from '@/machines/banner/banner.machine';
-import { selectIsBannerVisible, selectVisibleBanner } from '@/machines/banner/banner.selectors';
+import { selectVisibleBanner } from '@/machines/banner/banner.selectors';
 
 function startBanner() {
   const scrolls: number[] = [];
@@ -14,7 +14,7 @@ describe('banner machine', () => {
 
   it('starts hidden', () => {
     const { actor } = startBanner();
-    expect(selectIsBannerVisible(actor.getSnapshot())).toBe(false);
+    expect(actor.getSnapshot().value).toBe('hidden');
     expect(selectVisibleBanner(actor.getSnapshot())).toBeNull();
   });
 

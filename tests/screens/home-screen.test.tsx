@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { defaultAppConfiguration } from '@/config/app-config';
+import { selectIsUsingDefaultAppConfig } from '@/machines/app-config/app-config.selectors';
 import { HomeScreen } from '@/screens/home/home-screen';
 import { API } from '../msw/handlers';
 import { server } from '../msw/server';
@@ -30,10 +32,20 @@ describe('home screen', () => {
 });
 
 describe('home screen credits table', () => {
-  it('shows the credits of every tier from the app configuration the server sends', async () => {
+  /** Shows, beside the screen, whether the appConfig actor has fallen back to its defaults. */
+  function UsingDefaultsProbe() {
+    const usingDefaults = AppConfigActorContext.useSelector(selectIsUsingDefaultAppConfig);
+    return <output aria-label="Using the built-in configuration">{usingDefaults ? 'yes' : 'no'}</output>;
+  }
+
+  const serverConfiguration = () => {
     const configuration = structuredClone(defaultAppConfiguration);
     configuration.tier_information[0]!.label = 'Starter tier from the server';
-    server.use(http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: configuration })));
+    return configuration;
+  };
+
+  it('shows the credits of every tier from the app configuration the server sends', async () => {
+    server.use(http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: serverConfiguration() })));
 
     render(<HomeScreen />);
     const table = screen.getByRole('table', { name: 'Credits per generation' });
@@ -42,15 +54,37 @@ describe('home screen credits table', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 7);
   });
 
-  it('falls back to the built-in tiers when the configuration cannot be fetched', async () => {
-    server.use(http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ detail: 'down' }, { status: 503 })));
+  it.each([
+    ['the server fails', () => HttpResponse.json({ detail: 'down' }, { status: 503 })],
+    [
+      'the answer is malformed',
+      // The tier label would show if any of this answer were used; the bad tier id rejects it all.
+      () => {
+        const configuration = serverConfiguration();
+        (configuration.tier_information[1] as { id: string }).id = 'tier-99';
+        return HttpResponse.json({ data: configuration });
+      },
+    ],
+  ])('falls back to the built-in tiers when %s', async (_case, answer) => {
+    server.use(http.get(`${API}/frontend-configurations`, answer));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 
-    render(<HomeScreen />);
-    await waitFor(() => expect(warn).toHaveBeenCalled());
+    render(
+      <>
+        <HomeScreen />
+        <UsingDefaultsProbe />
+      </>,
+    );
+    const probe = screen.getByRole('status', { name: 'Using the built-in configuration' });
+    expect(probe).toHaveTextContent('no');
+    await waitFor(() => expect(probe).toHaveTextContent('yes'));
+
+    expect(warn).toHaveBeenCalledTimes(1);
     const table = screen.getByRole('table', { name: 'Credits per generation' });
+    expect(within(table).queryByText('Starter tier from the server')).not.toBeInTheDocument();
     const openTier = within(table).getByRole('row', { name: /Open Tier/ });
     expect(within(openTier).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['400', '80', '80']);
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + defaultAppConfiguration.tier_information.length);
     warn.mockRestore();
   });
 });

@@ -40,6 +40,11 @@ describe('redeemCoupon', () => {
     await expect(redeemCoupon('USED')).rejects.toMatchObject({ message: 'Coupon already redeemed', status: 409 });
   });
 
+  it('needs only the credits in the answer', async () => {
+    server.use(http.get('http://localhost/api/coupon/:code', () => HttpResponse.json({ data: { credits: 25 } })));
+    await expect(redeemCoupon('BARE')).resolves.toEqual({ credits: 25 });
+  });
+
   it('rejects an answer without credits', async () => {
     server.use(http.get('http://localhost/api/coupon/:code', () => HttpResponse.json({ data: { code: 'X' } })));
     await expect(redeemCoupon('X')).rejects.toMatchObject({ kind: 'parse', message: expect.stringContaining('credits') });

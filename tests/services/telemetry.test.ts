@@ -7,16 +7,20 @@ import {
   createBeforeSend,
   initTelemetry,
   noAnalytics,
+  PATHNAME_TAG,
   scrubBreadcrumb,
+  scrubEvent,
+  scrubQueryString,
   scrubText,
   shouldDropEvent,
+  type EventLike,
   type SentryLoader,
 } from '@/services/telemetry';
 import { server } from '../msw/server';
 
 const JWT =
   'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwidXNlcm5hbWUiOiJhbGljZSJ9.c2lnbmF0dXJlLXBhcnQ';
-const event = { event_id: 'e1', message: 'boom' };
+const event: EventLike & { event_id: string; message: string } = { event_id: 'e1', message: 'boom' };
 
 describe('Sentry rules', () => {
   it('drops error events raised on /404 and keeps the others', () => {
@@ -28,7 +32,78 @@ describe('Sentry rules', () => {
     const beforeSend = createBeforeSend(() => pathname);
     expect(beforeSend(event)).toBeNull();
     pathname = '/account';
-    expect(beforeSend(event)).toBe(event);
+    expect(beforeSend(event)).toEqual(event);
+  });
+
+  it('decides the /404 drop from the path tagged when the error was reported, not from where the user is now', () => {
+    let pathname = '/account';
+    const beforeSend = createBeforeSend(() => pathname);
+    const reportedOnNotFound = { ...event, tags: { [PATHNAME_TAG]: '/404' } };
+    const reportedElsewhere = { ...event, tags: { [PATHNAME_TAG]: '/account' } };
+
+    expect(beforeSend(reportedOnNotFound)).toBeNull();
+    pathname = '/404';
+    expect(beforeSend(reportedElsewhere)).toEqual(reportedElsewhere);
+    // An error the SDK caught by itself has no tag: the current location decides.
+    expect(beforeSend(event)).toBeNull();
+  });
+
+  it('scrubs OAuth codes, state, redirect targets and tokens from the request of an error event', () => {
+    const beforeSend = createBeforeSend(() => '/authentication');
+    const sent = beforeSend({
+      ...event,
+      request: {
+        url: `http://localhost/authentication?code=abc123&state=xyz&redirect_uri=%2Faccount#id_token=${JWT}&access_token=opaque`,
+        query_string: 'code=abc123&state=xyz&redirect_uri=%2Faccount&tab=1',
+        headers: { Authorization: JWT, 'User-Agent': 'test' },
+      },
+    });
+    expect(sent?.request).toEqual({
+      url: 'http://localhost/authentication?code=[Filtered]&state=[Filtered]&redirect_uri=[Filtered]#id_token=[Filtered]&access_token=[Filtered]',
+      query_string: 'code=[Filtered]&state=[Filtered]&redirect_uri=[Filtered]&tab=1',
+      headers: { 'User-Agent': 'test' },
+    });
+    expect(JSON.stringify(sent)).not.toMatch(/abc123|xyz|opaque|eyJ|%2Faccount/);
+  });
+
+  it('scrubs every shape of query string Sentry uses', () => {
+    expect(scrubQueryString({ code: 'abc', State: 'xyz', page: '2', note: JWT })).toEqual({
+      code: '[Filtered]',
+      State: '[Filtered]',
+      page: '2',
+      note: '[Filtered]',
+    });
+    expect(
+      scrubQueryString([
+        ['redirect_uri', '/account'],
+        ['access_token', 'opaque'],
+        ['id_token', JWT],
+        ['tab', 'credits'],
+      ]),
+    ).toEqual([
+      ['redirect_uri', '[Filtered]'],
+      ['access_token', '[Filtered]'],
+      ['id_token', '[Filtered]'],
+      ['tab', 'credits'],
+    ]);
+  });
+
+  it('scrubs transaction names, request URLs and span descriptions before a transaction is sent', () => {
+    const options = buildSentryOptions({ sentryDsn: 'https://key@sentry.example/1', sentryEnvironment: 'test' }, () => '/404');
+    const transaction = {
+      transaction: '/authentication?code=abc123&state=xyz',
+      request: { url: `http://localhost/#access_token=${JWT}`, query_string: [['code', 'abc123']] as [string, string][] },
+      spans: [{ description: `GET http://localhost/api/users/me?id_token=${JWT}`, data: { url: '/cb?redirect_uri=/x' } }],
+    };
+    const sent = options.beforeSendTransaction(transaction);
+    // Transactions are not errors: they are scrubbed but never dropped, even on /404.
+    expect(sent).toEqual({
+      transaction: '/authentication?code=[Filtered]&state=[Filtered]',
+      request: { url: 'http://localhost/#access_token=[Filtered]', query_string: [['code', '[Filtered]']] },
+      spans: [{ description: 'GET http://localhost/api/users/me?id_token=[Filtered]', data: { url: '/cb?redirect_uri=[Filtered]' } }],
+    });
+    expect(transaction.transaction).toBe('/authentication?code=abc123&state=xyz');
+    expect(scrubEvent({ transaction: '/ai-image/text-to-image' })).toEqual({ transaction: '/ai-image/text-to-image' });
   });
 
   it('removes the Authorization header from breadcrumb data, whatever its case or nesting', () => {
@@ -132,7 +207,39 @@ describe('initTelemetry', () => {
       replaysOnErrorSampleRate: 1.0,
       integrations: [{ name: 'BrowserTracing' }, { name: 'Replay' }],
     });
-    expect(captureException).toHaveBeenCalledWith(error, { contexts: { react: { componentStack: '\n    at Fragile' } } });
+    expect(captureException).toHaveBeenCalledWith(error, {
+      tags: { [PATHNAME_TAG]: '/' },
+      contexts: { react: { componentStack: '\n    at Fragile' } },
+    });
+  });
+
+  it('tags each error with the path it was reported on, so one raised on /404 stays dropped after the user leaves', async () => {
+    let resolveSdk: (sdk: Awaited<ReturnType<SentryLoader>>) => void = () => {};
+    const captureException = vi.fn();
+    const init = vi.fn();
+    const loadSentry: SentryLoader = () => new Promise((resolve) => (resolveSdk = resolve));
+    let pathname = '/404';
+    const telemetry = initTelemetry(
+      { ...env, sentryDsn: 'https://key@sentry.example/1' },
+      { loadSentry, currentPathname: () => pathname },
+    );
+
+    telemetry.reportError(new Error('on the not-found page'));
+    // The SDK arrives only after the user has moved on.
+    pathname = '/account';
+    resolveSdk({
+      init,
+      captureException,
+      browserTracingIntegration: () => ({ name: 'BrowserTracing' }),
+      replayIntegration: () => ({ name: 'Replay' }),
+    });
+    await vi.waitFor(() => expect(captureException).toHaveBeenCalledTimes(1));
+
+    const captureContext = captureException.mock.calls[0]?.[1] as { tags: Record<string, string> };
+    expect(captureContext).toEqual({ tags: { [PATHNAME_TAG]: '/404' } });
+    const { beforeSend } = init.mock.calls[0]?.[0] as { beforeSend: (event: EventLike) => EventLike | null };
+    expect(beforeSend({ tags: captureContext.tags })).toBeNull();
+    expect(beforeSend({ tags: { [PATHNAME_TAG]: '/account' } })).not.toBeNull();
   });
 
   it('keeps the app running when the Sentry download fails', async () => {

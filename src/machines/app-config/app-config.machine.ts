@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { defaultAppConfiguration } from '@/config/app-config';
 import type { AppConfiguration } from '@/config/app-config';
-import { APP_CONFIG_CACHE_MS, STORAGE_KEYS } from '@/config/limits';
+import { APP_CONFIG_CACHE_MS, APP_CONFIG_RETRY_MS, STORAGE_KEYS } from '@/config/limits';
 import { getFrontendConfigurations } from '@/services/config';
 import { readStored, writeStored } from '@/services/storage';
 
@@ -23,9 +23,14 @@ interface CachedConfiguration {
   expiresAt: number;
 }
 
-const isFresh = (expiresAt: number | null, now: number): expiresAt is number => expiresAt !== null && expiresAt > now;
+/**
+ * Fresh means not expired, and not further ahead than one cache period: an expiry beyond that was
+ * written under a skewed or since-corrected clock and would otherwise pin a stale configuration.
+ */
+const isFresh = (expiresAt: number | null, now: number): expiresAt is number =>
+  expiresAt !== null && expiresAt > now && expiresAt - now <= APP_CONFIG_CACHE_MS;
 
-/** The configuration another visit (or another tab) stored, when it has not expired. */
+/** The configuration another visit (or another tab) stored, when it is fresh. */
 const readFreshStoredCache = (now: number): CachedConfiguration | null => {
   const expiresAt = readStored(STORAGE_KEYS.appConfigExpiry);
   if (!isFresh(expiresAt, now)) return null;
@@ -36,8 +41,8 @@ const readFreshStoredCache = (now: number): CachedConfiguration | null => {
 /**
  * SPEC §4 "App configuration": taken from the in-memory or local cache while not expired,
  * otherwise fetched, stored and given an expiry one hour ahead; on a failed fetch the built-in
- * defaults are used with a warning only. While ready, the configuration is checked again when it
- * expires, so a long-open tab stays current.
+ * defaults are used with a warning only, and the fetch is tried again a minute later. While
+ * ready, the configuration is checked again when it expires, so a long-open tab stays current.
  */
 export const appConfigMachine = setup({
   types: {
@@ -48,12 +53,17 @@ export const appConfigMachine = setup({
     fetchConfiguration: fromPromise<AppConfiguration>(() => getFrontendConfigurations()),
   },
   guards: {
-    hasFreshMemoryCache: ({ context }) => context.configuration !== null && isFresh(context.expiresAt, Date.now()),
-    hasFreshStoredCache: () => readFreshStoredCache(Date.now()) !== null,
+    hasFreshConfiguration: ({ context }) => context.configuration !== null && isFresh(context.expiresAt, Date.now()),
   },
   actions: {
-    restoreStoredCache: assign(() => {
-      const cached = readFreshStoredCache(Date.now());
+    /**
+     * When the in-memory copy is stale, local storage is read once here (a guard would read it a
+     * second time), so the `always` branch below only looks at context.
+     */
+    restoreStoredCache: assign(({ context }) => {
+      const now = Date.now();
+      if (context.configuration !== null && isFresh(context.expiresAt, now)) return {};
+      const cached = readFreshStoredCache(now);
       return cached ? { ...cached, source: 'storage' as const } : {};
     }),
     cacheConfiguration: assign((_, params: { configuration: AppConfiguration }) => ({
@@ -77,7 +87,10 @@ export const appConfigMachine = setup({
     },
   },
   delays: {
-    untilExpiry: ({ context }) => Math.max(0, (context.expiresAt ?? Date.now()) - Date.now()),
+    // Clamped to one cache period, so even an expiry set under a skewed clock is checked within the hour.
+    untilExpiry: ({ context }) =>
+      Math.min(APP_CONFIG_CACHE_MS, Math.max(0, (context.expiresAt ?? Date.now()) - Date.now())),
+    retryAfterDefaults: APP_CONFIG_RETRY_MS,
   },
 }).createMachine({
   id: 'appConfig',
@@ -85,11 +98,8 @@ export const appConfigMachine = setup({
   initial: 'checkingCache',
   states: {
     checkingCache: {
-      always: [
-        { guard: 'hasFreshMemoryCache', target: 'ready' },
-        { guard: 'hasFreshStoredCache', target: 'ready', actions: 'restoreStoredCache' },
-        { target: 'fetching' },
-      ],
+      entry: 'restoreStoredCache',
+      always: [{ guard: 'hasFreshConfiguration', target: 'ready' }, { target: 'fetching' }],
     },
     fetching: {
       invoke: {
@@ -112,6 +122,8 @@ export const appConfigMachine = setup({
       on: { 'config.refresh': 'checkingCache' },
     },
     usingDefaults: {
+      // Nothing else sends `config.refresh`, so the app retries by itself.
+      after: { retryAfterDefaults: 'checkingCache' },
       on: { 'config.refresh': 'checkingCache' },
     },
   },

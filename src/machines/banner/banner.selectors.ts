@@ -11,5 +11,3 @@ export interface VisibleBanner {
 /** The notice to show, or null while the banner is hidden. */
 export const selectVisibleBanner = (snapshot: BannerSnapshot): VisibleBanner | null =>
   snapshot.matches('visible') ? { kind: snapshot.context.kind, message: snapshot.context.message } : null;
-
-export const selectIsBannerVisible = (snapshot: BannerSnapshot): boolean => snapshot.matches('visible');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 // Relative imports: the local server loads this file under tsx and imports it by path.
 import { defaultAppConfiguration, type AppConfiguration } from '../../config/app-config';
 import { CREDIT_TIER_IDS } from '../../config/credit-tiers';
-import { GENERATE_TYPES, TOOL_SLUGS } from '../../config/tools';
+import { GENERATE_TYPES } from '../../config/tools';
 
 /** The API sends 0/1 flags; anything else is a bad payload. */
 const flag = z.union([z.literal(0), z.literal(1)]);
@@ -38,7 +38,8 @@ export const modelOptionSchema = z.object({
   value: z.string(),
   label: z.string(),
   required_credits: credit,
-  available_tools: z.array(z.enum(TOOL_SLUGS)).default([]),
+  // Any slug (SPEC §3 lists them with "e.g."): one unknown slug must not discard the whole configuration.
+  available_tools: z.array(z.string()).default([]),
   generate_type: z.enum(GENERATE_TYPES),
   active: flag.default(1),
   text_prompt: flag.optional(),

@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { useMatches, type UIMatch } from 'react-router-dom';
+
+export const APP_NAME = 'Kinora';
+
+/** What a route puts in its `handle` to name its page; a function reads the route's loader data. */
+export interface PageHandle {
+  title: string | ((loaderData: unknown) => string);
+}
+
+const isPageHandle = (handle: unknown): handle is PageHandle =>
+  typeof handle === 'object' && handle !== null && 'title' in handle;
+
+/** "Text to Image · Kinora"; the home page, which has no title of its own, is just "Kinora". */
+export const documentTitle = (pageTitle: string | null): string =>
+  pageTitle ? `${pageTitle} · ${APP_NAME}` : APP_NAME;
+
+/** The title of the deepest matched route that names its page. */
+export function pageTitleOf(matches: readonly UIMatch[]): string | null {
+  for (const { handle, loaderData } of [...matches].reverse()) {
+    if (isPageHandle(handle)) return typeof handle.title === 'function' ? handle.title(loaderData) : handle.title;
+  }
+  return null;
+}
+
+/** Keeps `document.title` in step with the page, so each route change is announced by name. */
+export function useDocumentTitle(): void {
+  const title = documentTitle(pageTitleOf(useMatches()));
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
