@@ -71,6 +71,8 @@ test('below 768 px the menu folds behind a burger that opens it', async ({ page 
   await expect(page.locator('#main-menu')).toHaveAttribute('inert');
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(nav.getByRole('link', { name: 'Text to Speech', exact: true })).toBeInViewport();
+  // Fully slid in, not just partly on screen.
+  await expect.poll(async () => (await page.locator('#main-menu').boundingBox())?.x).toBe(0);
   await expect(page.locator('#main-menu')).not.toHaveAttribute('inert');
   await page.screenshot({ path: 'test-results/home-mobile.png' });
 });

@@ -36,9 +36,9 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
       root: path.resolve(staticDir),
       index: ['index.html'],
       cacheControl: false,
-      setHeaders(reply, filePath) {
+      setHeaders(response, filePath) {
         const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-        reply.header('Cache-Control', isAsset ? IMMUTABLE : NO_CACHE);
+        response.setHeader('Cache-Control', isAsset ? IMMUTABLE : NO_CACHE);
       },
     });
   }
