@@ -77,7 +77,12 @@ export async function startEmulator(options: StartEmulatorOptions): Promise<Emul
   if (pid === undefined) throw new Error('cognito-local could not be started');
   await writeFile(path.join(dataDir, PID_FILE), String(pid));
 
+  // The child is detached (its own process group), so it would outlive a parent that exits without
+  // stopping it: a crashed `npm start`, or a test worker torn down mid-run.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     await stopChild(child);
     await rm(path.join(dataDir, PID_FILE), { force: true });
   };
