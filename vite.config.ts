@@ -39,6 +39,11 @@ export default defineConfig({
             VITE_API_KEY: 'test-api-key',
             VITE_COGNITO_USER_POOL_ID: 'local_test',
             VITE_COGNITO_CLIENT_ID: 'testclient',
+            // Amplify talks to the fake user pool of tests/msw/cognito.ts at this URL.
+            VITE_COGNITO_ENDPOINT: 'http://localhost/cognito',
+            VITE_AUTH_FLOW_TYPE: 'USER_PASSWORD_AUTH',
+            VITE_GUEST_PASSWORD: 'guest-password',
+            VITE_REDIRECT_ALLOWLIST: 'https://partner.example/oauth/callback',
           },
         },
       },

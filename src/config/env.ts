@@ -35,6 +35,14 @@ const commaList = z.string().transform((value) =>
 export const AUTH_FLOW_TYPES = ['USER_SRP_AUTH', 'USER_PASSWORD_AUTH'] as const;
 export type AuthFlowType = (typeof AUTH_FLOW_TYPES)[number];
 
+/** SPEC §1: two large platform logins and one device-maker login, as Amplify names them. */
+export const SOCIAL_PROVIDERS = ['Google', 'Facebook', 'Apple'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+const socialProviderList = commaList.pipe(
+  z.array(z.enum(SOCIAL_PROVIDERS, { message: `each must be one of ${SOCIAL_PROVIDERS.join(', ')}` })),
+);
+
 export const envSchema = z
   .object({
     VITE_API_URL: given(urlOrPath.default('/api')),
@@ -54,6 +62,12 @@ export const envSchema = z
     VITE_PAYMENT_PROVIDER: given(z.string().default('stripe')),
     VITE_LOCAL_MODE: given(booleanFlag.default(false)),
     VITE_REDIRECT_ALLOWLIST: given(commaList.default([])),
+    /** The shared guest account's published password; without it "Continue as guest" is disabled. */
+    VITE_GUEST_PASSWORD: given(z.string().optional()),
+    /** The user pool's hosted-UI domain; social sign-in needs it. */
+    VITE_COGNITO_OAUTH_DOMAIN: given(z.string().optional()),
+    /** The social identity providers the pool has, comma-separated (Google, Facebook, Apple). */
+    VITE_COGNITO_SOCIAL_PROVIDERS: given(socialProviderList.default([])),
   })
   .transform((vars) => ({
     apiUrl: vars.VITE_API_URL,
@@ -71,6 +85,10 @@ export const envSchema = z
     paymentProvider: vars.VITE_PAYMENT_PROVIDER,
     localMode: vars.VITE_LOCAL_MODE,
     redirectAllowlist: vars.VITE_REDIRECT_ALLOWLIST,
+    guestPassword: vars.VITE_GUEST_PASSWORD,
+    oauthDomain: vars.VITE_COGNITO_OAUTH_DOMAIN,
+    // A provider is only usable through a hosted-UI domain.
+    socialProviders: vars.VITE_COGNITO_OAUTH_DOMAIN ? vars.VITE_COGNITO_SOCIAL_PROVIDERS : [],
   }));
 
 export type Env = z.output<typeof envSchema>;

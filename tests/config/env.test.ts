@@ -35,7 +35,26 @@ describe('parseEnv', () => {
       paymentProvider: 'stripe',
       localMode: false,
       redirectAllowlist: [],
+      guestPassword: undefined,
+      oauthDomain: undefined,
+      socialProviders: [],
     });
+  });
+
+  it('reads the guest password and the social providers, which need a hosted-UI domain', () => {
+    const env = parseEnv({
+      ...required,
+      VITE_GUEST_PASSWORD: 'shared-secret',
+      VITE_COGNITO_OAUTH_DOMAIN: 'auth.kinora.app',
+      VITE_COGNITO_SOCIAL_PROVIDERS: 'Google, Apple',
+    });
+    expect(env.guestPassword).toBe('shared-secret');
+    expect(env.oauthDomain).toBe('auth.kinora.app');
+    expect(env.socialProviders).toEqual(['Google', 'Apple']);
+    expect(parseEnv({ ...required, VITE_COGNITO_SOCIAL_PROVIDERS: 'Google' }).socialProviders).toEqual([]);
+    expect(envErrorOf({ ...required, VITE_COGNITO_SOCIAL_PROVIDERS: 'Google, MySpace' }).issues).toEqual([
+      expect.stringContaining('VITE_COGNITO_SOCIAL_PROVIDERS is invalid'),
+    ]);
   });
 
   it('reads every variable and converts flags and lists', () => {
