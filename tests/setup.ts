@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { loadEnv } from '@/config/env';
+import { configureAuth } from '@/services/auth';
 import { installMatchMedia, resetViewport } from './media-query';
+import { resetFakePool } from './msw/cognito';
+import { resetFakeApi } from './msw/handlers';
 import { server } from './msw/server';
 
 // Mantine needs these in jsdom (ARCHITECTURE.md §1 facts). matchMedia answers width queries for a
@@ -16,11 +20,18 @@ globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObse
 window.scrollTo = () => {};
 Element.prototype.scrollIntoView ??= () => {};
 
+// Amplify as the app configures it, pointed at the fake user pool of tests/msw/cognito.ts.
+configureAuth(loadEnv());
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   resetViewport();
   server.resetHandlers();
+  resetFakePool();
+  resetFakeApi();
+  // Amplify keeps its tokens (and a sign-in in progress) in web storage: nobody stays signed in.
   localStorage.clear();
+  sessionStorage.clear();
 });
 afterAll(() => server.close());

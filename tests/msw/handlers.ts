@@ -1,12 +1,76 @@
 import { http, HttpResponse } from 'msw';
 import { defaultAppConfiguration } from '@/config/app-config';
+import { cognitoHandlers } from './cognito';
 
 export const API = 'http://localhost/api';
 
 /**
- * Calls every rendered app makes on its own (the appConfig actor fetches the configuration at
- * start). Tests override them with `server.use(...)`; anything else unhandled is an error.
+ * A small stand-in for the API the session needs (credits, coupons, handles, account deletion),
+ * shaped per test through `fakeApi` and reset after each test by `resetFakeApi()`.
+ */
+interface FakeApiState {
+  /** The balance `GET credits/get` answers with. */
+  credits: number;
+  /** Code → credits granted; a redeemed code is removed. */
+  coupons: Map<string, number>;
+  /** Handles `users/available-username` reports as taken. */
+  takenHandles: Set<string>;
+  /** Paths requested, e.g. "GET credits/get", in order. */
+  calls: string[];
+}
+
+export const fakeApi: FakeApiState = {
+  credits: 100,
+  coupons: new Map(),
+  takenHandles: new Set(),
+  calls: [],
+};
+
+export function resetFakeApi(): void {
+  fakeApi.credits = 100;
+  fakeApi.coupons = new Map();
+  fakeApi.takenHandles = new Set();
+  fakeApi.calls = [];
+}
+
+const record = (request: Request): void => {
+  const url = new URL(request.url);
+  fakeApi.calls.push(`${request.method} ${url.pathname.replace(/^\/api\//, '')}`);
+};
+
+const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
+const unauthorized = () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 });
+
+/**
+ * Calls every rendered app makes on its own: the appConfig actor fetches the configuration at
+ * start, Amplify talks to the fake user pool, and a signed-in session reads credits. Tests
+ * override them with `server.use(...)`; anything else unhandled is an error.
  */
 export const defaultHandlers = [
   http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: defaultAppConfiguration })),
+  ...cognitoHandlers,
+  http.get(`${API}/credits/get`, ({ request }) => {
+    record(request);
+    return signedIn(request) ? HttpResponse.json({ credit: fakeApi.credits }) : unauthorized();
+  }),
+  http.get(`${API}/coupon/:code`, ({ request, params }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const code = String(params.code);
+    const credits = fakeApi.coupons.get(code);
+    if (credits === undefined) return HttpResponse.json({ message: 'Coupon not found' }, { status: 404 });
+    fakeApi.coupons.delete(code);
+    fakeApi.credits += credits;
+    return HttpResponse.json({ code, credits });
+  }),
+  http.post(`${API}/users/available-username`, async ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const { preferred_username: handle } = (await request.json()) as { preferred_username: string };
+    return HttpResponse.json({ preferred_username: handle, available: !fakeApi.takenHandles.has(handle.toLowerCase()) });
+  }),
+  http.delete(`${API}/users`, ({ request }) => {
+    record(request);
+    return signedIn(request) ? HttpResponse.json({ deleted: true }) : unauthorized();
+  }),
 ];
