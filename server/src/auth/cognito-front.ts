@@ -4,13 +4,16 @@ import { AMZ_JSON, CognitoError, rawCognitoCall } from './cognito-client.ts';
 import type { AuthenticationResult, CognitoClient } from './cognito-client.ts';
 import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { readMailbox, renderMailbox } from './mailbox.ts';
-import type { Identity } from './types.ts';
+import { registerRedirectTarget } from './redirect-target.ts';
+import type { HandleRegistry, Identity, IdentityRoutesOptions } from './types.ts';
 
 export interface CognitoFrontOptions {
   client: CognitoClient;
   verifyAccessToken(token: string): Promise<Identity | null>;
   /** Serve `/local/mailbox` from this emulator folder's pool file (local mode only). */
   mailbox?: { emulatorDir: string; userPoolId: string };
+  /** Serve `/local/redirect-target`, the stand-in for an external OAuth client (local mode only). */
+  redirectTarget?: boolean;
   /** Called after a call that may have changed a user's attributes (e.g. preferred_username). */
   onUserChanged?(username: string): void;
 }
@@ -72,8 +75,9 @@ const BROWSER_ACTIONS = new Set([
  * `/cognito`: the web app's user-pool endpoint in local mode. Forwards each call to cognito-local
  * unchanged, except the two Amplify 6 makes that the emulator lacks.
  */
-export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync {
-  return async (app) => {
+export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync<IdentityRoutesOptions> {
+  return async (app, routeOptions) => {
+    const handles = routeOptions.handles;
     // Encapsulated in this plugin: the AWS JSON protocol's type, kept as text to forward verbatim.
     app.addContentTypeParser(AMZ_JSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -106,7 +110,26 @@ export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync {
           message: 'The shared guest account cannot be changed. Sign up for an account of your own.',
         });
       }
-      const response = await rawCognitoCall(options.client.endpoint, action, body);
+      // The handle is claimed in the database before the pool hears of it: the unique index decides
+      // between two users asking for one handle at once, and the loser's pool user is never changed.
+      let claim: Extract<Awaited<ReturnType<HandleRegistry['claim']>>, { status: 'claimed' }> | undefined;
+      const handle = caller && handles ? requestedHandle(action, input) : undefined;
+      if (caller && handles && handle !== undefined) {
+        const result = await handles.claim(caller, handle);
+        if (result.status === 'invalid') return sendAmz(reply, 400, { __type: 'InvalidParameterException', message: result.message });
+        if (result.status === 'taken') return sendAmz(reply, 400, { __type: 'AliasExistsException', message: HANDLE_TAKEN });
+        if (result.status === 'deleted') return sendAmz(reply, 400, { __type: 'NotAuthorizedException', message: 'Invalid Access Token' });
+        claim = result;
+      }
+      let response: Response;
+      try {
+        response = await rawCognitoCall(options.client.endpoint, action, body);
+      } catch (error) {
+        await claim?.release();
+        throw error;
+      }
+      if (!response.ok) await claim?.release();
+      if (response.ok && caller && handles && removesHandle(action, input)) await handles.cleared(caller);
       if (response.ok && caller && ATTRIBUTE_CHANGING_ACTIONS.has(action)) options.onUserChanged?.(caller.username);
       return reply
         .code(response.status)
@@ -123,7 +146,29 @@ export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync {
         return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(renderMailbox(entries));
       });
     }
+    if (options.redirectTarget) registerRedirectTarget(app, options.verifyAccessToken);
   };
+}
+
+export const HANDLE_TAKEN = 'This handle is already taken. Please choose another.';
+
+/** The preferred_username an UpdateUserAttributes call sets, if any (as sent, not trimmed). */
+function requestedHandle(action: string, input: Record<string, unknown>): string | undefined {
+  if (action !== 'UpdateUserAttributes' || !Array.isArray(input.UserAttributes)) return undefined;
+  for (const attribute of input.UserAttributes as unknown[]) {
+    if (typeof attribute !== 'object' || attribute === null) continue;
+    const { Name, Value } = attribute as { Name?: unknown; Value?: unknown };
+    if (Name === 'preferred_username') return typeof Value === 'string' ? Value : '';
+  }
+  return undefined;
+}
+
+function removesHandle(action: string, input: Record<string, unknown>): boolean {
+  return (
+    action === 'DeleteUserAttributes' &&
+    Array.isArray(input.UserAttributeNames) &&
+    input.UserAttributeNames.includes('preferred_username')
+  );
 }
 
 function sendAmz(reply: FastifyReply, status: number, payload: unknown): FastifyReply {

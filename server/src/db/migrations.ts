@@ -8,10 +8,15 @@ export interface Migration {
   statements: readonly string[];
 }
 
-export const LEDGER_KINDS = ['debit', 'refund', 'purchase', 'coupon', 'transfer', 'grant'] as const;
+/**
+ * Kinds of credit ledger rows. `reset` is the guest account's weekly return to the starting grant
+ * (migration 4 added it; the first migration's list is kept as it shipped).
+ */
+export const LEDGER_KINDS = ['debit', 'refund', 'purchase', 'coupon', 'transfer', 'grant', 'reset'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-const ledgerKindList = LEDGER_KINDS.map((kind) => `'${kind}'`).join(', ');
+const kindList = (kinds: readonly string[]): string => kinds.map((kind) => `'${kind}'`).join(', ');
+const ledgerKindList = kindList(['debit', 'refund', 'purchase', 'coupon', 'transfer', 'grant']);
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -100,6 +105,25 @@ export const MIGRATIONS: readonly Migration[] = [
         video_url text NOT NULL,
         thumbnail_url text NOT NULL,
         position integer NOT NULL
+      )`,
+    ],
+  },
+  {
+    id: 4,
+    name: 'guest-logo-flag-and-scheduled-tasks',
+    statements: [
+      // SPEC §6: the shared guest account's videos carry the product logo; the job engine reads this.
+      `ALTER TABLE users ADD COLUMN logo_variant boolean NOT NULL DEFAULT false`,
+      `UPDATE users SET logo_variant = true WHERE lower(username) = 'guest'`,
+      `ALTER TABLE credit_ledger DROP CONSTRAINT credit_ledger_kind_check`,
+      `ALTER TABLE credit_ledger ADD CONSTRAINT credit_ledger_kind_check CHECK (kind IN (${kindList(LEDGER_KINDS)}))`,
+      // One row per recurring server task (e.g. the guest clean-up): when it is next due survives a
+      // restart, and the row lock decides which server runs it when two share the database.
+      `CREATE TABLE scheduled_tasks (
+        name text PRIMARY KEY,
+        next_run_at timestamptz NOT NULL,
+        last_run_at timestamptz,
+        last_result jsonb
       )`,
     ],
   },

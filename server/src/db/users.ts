@@ -1,3 +1,4 @@
+import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { STARTING_CREDIT_GRANT, STARTING_CREDIT_REASON } from '../config.ts';
 import { appendLedgerEntry } from './credit-ledger.ts';
 import { isUniqueViolation } from './database.ts';
@@ -9,6 +10,8 @@ export interface UserRow {
   preferred_username: string | null;
   email: string | null;
   deleted_at: Date | null;
+  /** Generated videos carry the product logo (SPEC §6: the shared guest account). */
+  logo_variant: boolean;
 }
 
 export interface NewUser {
@@ -19,7 +22,7 @@ export interface NewUser {
   preferredUsername: string | null;
 }
 
-const userColumns = 'sub, username, preferred_username, email, deleted_at';
+const userColumns = 'sub, username, preferred_username, email, deleted_at, logo_variant';
 
 /**
  * Returns the user's row, creating it the first time a verified token shows up. The creating
@@ -31,9 +34,9 @@ export async function ensureUser(db: Database, user: NewUser): Promise<UserRow> 
   if (existing) return syncProfile(db, existing, user);
   await db.transaction(async (tx) => {
     const inserted = await tx.query(
-      `INSERT INTO users (sub, username, email) VALUES ($1, $2, $3)
+      `INSERT INTO users (sub, username, email, logo_variant) VALUES ($1, $2, $3, $4)
        ON CONFLICT (sub) DO NOTHING RETURNING sub`,
-      [user.sub, user.username, user.email],
+      [user.sub, user.username, user.email, isGuestUsername(user.username)],
     );
     if (inserted.rowCount === 0) return;
     await appendLedgerEntry(tx, {
@@ -88,4 +91,69 @@ export async function findUserByHandle(db: Queryable, handle: string): Promise<U
 /** Marks the account deleted and frees its handle; its ledger rows stay as the record. */
 export async function markUserDeleted(db: Queryable, sub: string): Promise<void> {
   await db.query('UPDATE users SET deleted_at = now(), preferred_username = NULL WHERE sub = $1', [sub]);
+}
+
+export const isGuestUsername = (username: string): boolean => username.toLowerCase() === GUEST_USERNAME;
+
+/**
+ * Whether the user's generated media carry the product logo (SPEC §6): true for the shared guest
+ * account, false for everyone else and for a user the table does not know. The job engine asks
+ * this when it renders a result.
+ */
+export async function usesLogoVariant(db: Queryable, sub: string): Promise<boolean> {
+  const { rows } = await db.query<{ logo_variant: boolean }>('SELECT logo_variant FROM users WHERE sub = $1', [sub]);
+  return rows[0]?.logo_variant ?? false;
+}
+
+export type HandleClaim =
+  | { status: 'claimed'; previous: string | null }
+  | { status: 'taken' }
+  | { status: 'deleted' };
+
+/**
+ * Takes `handle` for the user before the identity provider is told: the unique index on
+ * lower(preferred_username) decides, so of two concurrent claims of one handle exactly one wins.
+ * The row is created first if this is the user's first call. `previous` is what to put back
+ * (releaseHandle) if the identity provider then refuses the change.
+ */
+export async function claimHandle(db: Database, user: NewUser, handle: string): Promise<HandleClaim> {
+  const row = await ensureUser(db, user);
+  if (row.deleted_at) return { status: 'deleted' };
+  try {
+    return await db.transaction(async (tx): Promise<HandleClaim> => {
+      const { rows } = await tx.query<{ preferred_username: string | null; deleted_at: Date | null }>(
+        'SELECT preferred_username, deleted_at FROM users WHERE sub = $1 FOR UPDATE',
+        [user.sub],
+      );
+      const current = rows[0];
+      if (!current || current.deleted_at) return { status: 'deleted' };
+      await tx.query('UPDATE users SET preferred_username = $2 WHERE sub = $1', [user.sub, handle]);
+      return { status: 'claimed', previous: current.preferred_username };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { status: 'taken' };
+    throw error;
+  }
+}
+
+/**
+ * Gives back a claimed handle the identity provider refused: the row returns to `previous` if it
+ * still holds `handle`, or to no handle if someone has taken `previous` meanwhile.
+ */
+export async function releaseHandle(db: Queryable, sub: string, handle: string, previous: string | null): Promise<void> {
+  try {
+    await db.query('UPDATE users SET preferred_username = $3 WHERE sub = $1 AND preferred_username = $2', [
+      sub,
+      handle,
+      previous,
+    ]);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await db.query('UPDATE users SET preferred_username = NULL WHERE sub = $1 AND preferred_username = $2', [sub, handle]);
+  }
+}
+
+/** The user removed their handle from the identity provider: the row lets it go too. */
+export async function clearHandle(db: Queryable, sub: string): Promise<void> {
+  await db.query('UPDATE users SET preferred_username = NULL WHERE sub = $1', [sub]);
 }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../../../server/src/app.ts';
+import { buildApp, type AppOptions } from '../../../server/src/app.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { startEmulator, type TestEmulator } from './emulator.ts';
 
@@ -18,6 +18,8 @@ export interface TestServer {
 export interface StartTestServerOptions {
   /** A folder to serve as the built SPA. */
   staticDir?: string;
+  /** Schedule the guest clean-up (e.g. every few milliseconds). */
+  guestCleanup?: AppOptions['guestCleanup'];
 }
 
 /**
@@ -38,6 +40,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     apiKey: TEST_API_KEY,
     staticDir: options.staticDir,
     localMode: true,
+    guestCleanup: options.guestCleanup,
   });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -114,6 +117,17 @@ export async function signUpUser(server: Pick<TestServer, 'emulator'>, prefix = 
   return { username, email, ...tokens };
 }
 
+/** A Cognito JSON answer: the result, or `{ __type, message }` on failure; null when not JSON. */
+type AmzAnswer = { __type?: string; message?: string } & Record<string, unknown>;
+
+function parseAmzJson(text: string): AmzAnswer | null {
+  try {
+    return JSON.parse(text) as AmzAnswer;
+  } catch {
+    return null;
+  }
+}
+
 /** Calls a user-pool action through the server's `/cognito` front, as Amplify in the browser does. */
 export async function callCognitoFront(server: Pick<TestServer, 'url'>, action: string, body: Record<string, unknown>) {
   const response = await fetch(`${server.url}/cognito/`, {
@@ -124,7 +138,7 @@ export async function callCognitoFront(server: Pick<TestServer, 'url'>, action: 
     },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: parseJsonOrNull<{ __type?: string; message?: string }>(await response.text()) };
+  return { status: response.status, body: parseAmzJson(await response.text()) };
 }
 
 /** Sets the user's public handle the way the web app does: UpdateUserAttributes with their own token. */
