@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { createHandleRegistry } from './auth/handle-registry.ts';
 import type { IdentityProvider } from './auth/types.ts';
 import { MULTIPART_LIMITS } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -13,6 +14,7 @@ import type { RouteDeps } from './routes/route-deps.ts';
 import { registerSpa } from './routes/spa.ts';
 import { createUserAuth } from './routes/user-auth.ts';
 import { userRoutes } from './routes/users.ts';
+import { createGuestCleanup, type GuestContentCleaner } from './scheduler/guest-cleanup.ts';
 
 export interface AppOptions {
   db: Database;
@@ -25,6 +27,11 @@ export interface AppOptions {
   localMode: boolean;
   /** Fastify's logger option; off unless the caller asks (tests stay quiet). */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Run the guest account's clean-up (SPEC §6: weekly) on this schedule while the server runs;
+   * omitted → not scheduled (tests that do not need it).
+   */
+  guestCleanup?: { intervalMs: number; cleaners?: readonly GuestContentCleaner[]; checkEveryMs?: number };
 }
 
 /**
@@ -95,7 +102,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ detail: DETAILS.internal });
   });
 
-  if (options.identity.routes) await app.register(options.identity.routes);
+  if (options.identity.routes) {
+    await app.register(options.identity.routes, {
+      handles: createHandleRegistry(options.db, (handle) => options.identity.handleOwner(handle)),
+    });
+  }
 
   const deps: RouteDeps = {
     db: options.db,
@@ -115,5 +126,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await registerSpa(app, options.staticDir);
+
+  if (options.guestCleanup) {
+    const cleanup = createGuestCleanup({
+      db: options.db,
+      ...options.guestCleanup,
+      onError: (error) => app.log.error({ err: error }, 'the guest clean-up failed; it is retried at the next check'),
+    });
+    app.addHook('onReady', () => cleanup.start());
+    app.addHook('onClose', () => cleanup.stop());
+  }
   return app;
 }

@@ -7,6 +7,7 @@ import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
+import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 
 /**
  * The local API server's entry point (`scripts/start.ts` runs it as a child process).
@@ -22,6 +23,8 @@ import { LOCAL_DEFAULTS } from './local-defaults.ts';
  * - KINORA_LOCAL_MODE (`false`; `npm start` sets `true`): serves `/local/mailbox`, turns HSTS off and
  *   listens on this machine only: the emulator's signing key is public and the mailbox shows codes,
  *   so a local-mode server must not be reachable from the network.
+ * - KINORA_GUEST_CLEANUP_INTERVAL_MS (7 days): how often the shared guest account's content is
+ *   deleted and its credits reset; the next run time is kept in the database across restarts.
  * - LOG_LEVEL (`warn`).
  */
 async function main(): Promise<void> {
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
   if (!emulatorUrl) throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
   const localMode = env.KINORA_LOCAL_MODE === 'true';
   const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
+  const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
 
   const pool =
     env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
     staticDir: staticDir ? path.resolve(staticDir) : undefined,
     localMode,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
+    guestCleanup: { intervalMs: guestCleanupIntervalMs },
   });
 
   let closing = false;
