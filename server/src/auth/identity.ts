@@ -12,7 +12,7 @@ export interface CognitoIdentityOptions {
   clientId: string;
   /** Expected `iss`; defaults to `${endpoint}/${userPoolId}`, which is what the emulator writes when started by emulator.ts. */
   issuer?: string;
-  /** Serve `/local/mailbox`; needs `emulatorDir`. */
+  /** Serve `/local/mailbox` (needs `emulatorDir`) and `/local/redirect-target`. */
   localMode: boolean;
   /** The folder cognito-local runs in (holds `.cognito/db`). */
   emulatorDir?: string;
@@ -81,6 +81,7 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
       client,
       verifyAccessToken,
       onUserChanged: (username) => users.delete(username),
+      redirectTarget: options.localMode,
       ...(options.localMode && options.emulatorDir
         ? { mailbox: { emulatorDir: options.emulatorDir, userPoolId: options.userPoolId } }
         : {}),
