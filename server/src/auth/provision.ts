@@ -30,6 +30,7 @@ interface UserPoolSummary {
  */
 export async function provision(client: CognitoClient, options: ProvisionOptions = {}): Promise<ProvisionedPool> {
   const userPoolId = await ensureUserPool(client, options.poolName ?? DEFAULT_POOL_NAME);
+  await ensureOptionalMfa(client, userPoolId);
   const clientId = await ensureAppClient(client, userPoolId, options.clientName ?? DEFAULT_CLIENT_NAME);
   for (const group of options.groups ?? [DEVELOPER_GROUP]) {
     await ensureGroup(client, userPoolId, group);
@@ -71,6 +72,24 @@ async function ensureUserPool(client: CognitoClient, poolName: string): Promise<
     );
   }
   return pool.Id;
+}
+
+/**
+ * SPEC §1: multi-factor authentication is optional. cognito-local stores a pool created without
+ * MfaConfiguration as "OFF", which skips the challenge even for a user who has set up an
+ * authenticator app; "OPTIONAL" asks for the code exactly from users who enabled MFA.
+ */
+async function ensureOptionalMfa(client: CognitoClient, userPoolId: string): Promise<void> {
+  const config = await client.call<{ MfaConfiguration?: string; SoftwareTokenMfaConfiguration?: { Enabled?: boolean } }>(
+    'GetUserPoolMfaConfig',
+    { UserPoolId: userPoolId },
+  );
+  if (config.MfaConfiguration === 'OPTIONAL' && config.SoftwareTokenMfaConfiguration?.Enabled) return;
+  await client.call('SetUserPoolMfaConfig', {
+    UserPoolId: userPoolId,
+    MfaConfiguration: 'OPTIONAL',
+    SoftwareTokenMfaConfiguration: { Enabled: true },
+  });
 }
 
 async function ensureAppClient(client: CognitoClient, userPoolId: string, clientName: string): Promise<string> {

@@ -1,0 +1,100 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callCognitoFront, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
+
+/**
+ * Whether the local stack can exercise an authenticator-app (TOTP, SOFTWARE_TOKEN_MFA) sign-in
+ * end to end through the `/cognito` front, the way Amplify does it, with codes computed here.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function base32Decode(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const character of text.replace(/=+$/, '').toUpperCase()) {
+    const index = alphabet.indexOf(character);
+    if (index < 0) throw new Error(`not base32: ${character}`);
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** RFC 6238 with the authenticator-app defaults: HMAC-SHA1, 30-second steps, 6 digits. */
+function totp(secret: string, at = Date.now()): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
+  const digest = createHmac('sha1', base32Decode(secret)).update(counter).digest();
+  const offset = (digest.at(-1) ?? 0) & 0x0f;
+  const code = (digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return code.toString().padStart(6, '0');
+}
+
+describe('TOTP sign-in through the /cognito front', () => {
+  it('associates an authenticator, verifies it, makes it preferred, and signs in answering SOFTWARE_TOKEN_MFA', async () => {
+    const user = await signUpUser(server, 'totp');
+    const { clientId } = server.emulator;
+
+    const associate = await callCognitoFront(server, 'AssociateSoftwareToken', { AccessToken: user.accessToken });
+    expect(associate.status).toBe(200);
+    const secret = associate.body?.SecretCode;
+    expect(typeof secret).toBe('string');
+
+    const verify = await callCognitoFront(server, 'VerifySoftwareToken', {
+      AccessToken: user.accessToken,
+      UserCode: totp(secret as string),
+      FriendlyDeviceName: 'test phone',
+    });
+    expect(verify.status).toBe(200);
+    expect(verify.body).toMatchObject({ Status: 'SUCCESS' });
+
+    const preference = await callCognitoFront(server, 'SetUserMFAPreference', {
+      AccessToken: user.accessToken,
+      SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+    });
+    expect(preference.status).toBe(200);
+
+    const signIn = await callCognitoFront(server, 'InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: clientId,
+      AuthParameters: { USERNAME: user.username, PASSWORD: 'secret-password-1' },
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body).toMatchObject({ ChallengeName: 'SOFTWARE_TOKEN_MFA' });
+    expect(signIn.body?.AuthenticationResult).toBeUndefined();
+
+    const wrong = await callCognitoFront(server, 'RespondToAuthChallenge', {
+      ChallengeName: 'SOFTWARE_TOKEN_MFA',
+      ClientId: clientId,
+      Session: signIn.body?.Session,
+      ChallengeResponses: { USERNAME: user.username, SOFTWARE_TOKEN_MFA_CODE: totp(secret as string, Date.now() - 10 * 60_000) },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body?.__type).toBe('CodeMismatchException');
+
+    const answer = await callCognitoFront(server, 'RespondToAuthChallenge', {
+      ChallengeName: 'SOFTWARE_TOKEN_MFA',
+      ClientId: clientId,
+      Session: signIn.body?.Session,
+      ChallengeResponses: { USERNAME: user.username, SOFTWARE_TOKEN_MFA_CODE: totp(secret as string) },
+    });
+    expect(answer.status).toBe(200);
+    const tokens = answer.body?.AuthenticationResult as { AccessToken: string } | undefined;
+    expect(tokens?.AccessToken).toBeTruthy();
+    await expect(server.emulator.identity.verifyAccessToken(tokens?.AccessToken ?? '')).resolves.toMatchObject({
+      username: user.username,
+    });
+  });
+});
