@@ -49,6 +49,8 @@ export const APP_CONFIG_RETRY_MS = 60_000;
 
 /** Extra attempts after the first failed `GET credits/get`. */
 export const CREDITS_FETCH_RETRIES = 2;
+/** The wait before each of those extra attempts. */
+export const CREDITS_FETCH_RETRY_DELAY_MS = 1000;
 
 export const IDENTITY_CREDENTIALS_REFRESH_MS = 50 * 60 * 1000;
 export const IDENTITY_RETRY_BACKOFF_CAP_MS = 300_000;

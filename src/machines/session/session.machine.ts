@@ -1,0 +1,1025 @@
+import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
+import type { AuthFlowType, SocialProvider } from '@/config/env';
+import { GUEST_USERNAME, IDENTITY_CREDENTIALS_REFRESH_MS } from '@/config/limits';
+import { MESSAGES } from '@/config/messages';
+import { ROUTES } from '@/config/routes';
+import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
+import {
+  confirmResetPassword,
+  confirmSignIn,
+  confirmSignUp,
+  errorMessage,
+  getAccessToken,
+  isNetworkError,
+  listenToAuthEvents,
+  loadCurrentUser,
+  refreshSession,
+  resendSignUpCode,
+  resetPassword,
+  signInWithPassword,
+  signInWithRedirect,
+  signOut,
+  signUp,
+  updateHandle,
+} from '@/services/auth';
+import type { AuthEvent, CurrentUser, MfaMethod, SignInStep, SignUpResult } from '@/services/auth';
+import { redeemCoupon } from '@/services/coupon';
+import { checkUsernameAvailable, deleteAccount } from '@/services/users';
+import { creditsMachine } from '@/machines/session/credits.machine';
+import type { CreditsParentEvent } from '@/machines/session/credits.machine';
+import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
+import type { EmailVerificationParentEvent } from '@/machines/session/email-verification.machine';
+import { routeAfterLoad, hasHandoffParams, storeHandoff, stripHandoffParams, takeCouponCode, takeRedirectRequest } from '@/machines/session/handoff';
+import type { RedirectRequest } from '@/machines/session/handoff';
+import { SESSION_TEXTS } from '@/machines/session/session.texts';
+
+export type { CurrentUser, MfaMethod, SignInStep } from '@/services/auth';
+export type { RedirectRequest } from '@/machines/session/handoff';
+
+export interface SessionInput {
+  /** Where the app started. */
+  location: { pathname: string; search: string };
+  authFlowType: AuthFlowType;
+  /** The guest account's published password; undefined → guest sign-in unavailable. */
+  guestPassword?: string;
+  redirectAllowlist: readonly string[];
+  socialProviders: readonly SocialProvider[];
+}
+
+export type SessionModal =
+  | { kind: 'guestWelcome' }
+  | { kind: 'coupon'; credits: number }
+  | { kind: 'redirectRefused'; redirectUri: string };
+
+export interface SessionContext {
+  location: { pathname: string; search: string };
+  authFlowType: AuthFlowType;
+  guestPassword: string | undefined;
+  redirectAllowlist: readonly string[];
+  socialProviders: readonly SocialProvider[];
+  currentUser: CurrentUser | null;
+  /** The last failure's message, shown on /authentication. */
+  authError: string | null;
+  /** A hint for the current sign-in step ("We sent a code to …"). */
+  authNotice: string | null;
+  /** The address being signed in, confirmed or reset, to prefill forms. */
+  pendingEmail: string | null;
+  mfaOptions: MfaMethod[];
+  mfaMethod: MfaMethod | null;
+  /** Modals shown over any page; the last one is on top. */
+  modals: SessionModal[];
+  /** An allowlisted redirect waiting for its access token. */
+  pendingRedirect: RedirectRequest | null;
+  /** The handle being checked or saved. */
+  pendingHandle: string | null;
+  /** The `emailVerification` child exists (it stays, closed, after Cancel). */
+  emailVerificationSpawned: boolean;
+}
+
+/** Events the app and the screens send. */
+export type SessionUiEvent =
+  | { type: 'location.changed'; pathname: string; search: string }
+  | { type: 'session.signIn'; username: string; password: string }
+  | { type: 'session.signInAsGuest' }
+  | { type: 'session.signInWithProvider'; provider: SocialProvider }
+  | { type: 'session.selectMfa'; method: MfaMethod }
+  | { type: 'session.confirmSignIn'; code: string }
+  | { type: 'session.setNewPassword'; password: string }
+  | { type: 'session.cancelSignIn' }
+  | { type: 'session.showSignIn' }
+  | { type: 'session.showSignUp' }
+  | { type: 'session.showForgotPassword' }
+  | { type: 'session.signUp'; email: string; password: string }
+  | { type: 'session.confirmSignUp'; code: string }
+  | { type: 'session.resendSignUpCode' }
+  | { type: 'session.requestPasswordReset'; email: string }
+  | { type: 'session.confirmPasswordReset'; code: string; newPassword: string }
+  | { type: 'session.signOut' }
+  | { type: 'session.deleteAccount' }
+  | { type: 'session.setHandle'; handle: string }
+  | { type: 'session.refreshUser' }
+  | { type: 'modal.confirm' };
+
+/** Events the machine produces for itself: Amplify's Hub, the browser's network status, its children. */
+export type SessionInternalEvent =
+  | { type: 'network.online' }
+  | { type: 'network.offline' }
+  | { type: 'auth.signedIn' }
+  | { type: 'auth.signedOut' }
+  | { type: 'auth.tokenRefreshed' }
+  | { type: 'auth.tokenRefreshFailed'; networkError: boolean }
+  | { type: 'auth.redirectFailed'; message: string }
+  /** Raised after each sign-in request with what Cognito asks for next. */
+  | { type: 'signIn.step'; step: SignInStep }
+  | CreditsParentEvent
+  | EmailVerificationParentEvent;
+
+export type SessionEvent = SessionUiEvent | SessionInternalEvent;
+
+/** What the app carries out: the machine owns the decisions, the browser the side effects. */
+export type SessionEmitted =
+  | { type: 'session.navigate'; to: string; replace: boolean }
+  | { type: 'session.redirect'; url: string }
+  | { type: 'session.notify'; tone: 'success' | 'error'; title: string; message: string };
+
+export type SessionTag =
+  | 'authBusy'
+  | 'accountBusy'
+  | 'handleChecking'
+  | 'handleSaving'
+  | 'offline'
+  | 'view.signIn'
+  | 'view.signUp'
+  | 'view.confirmSignUp'
+  | 'view.forgotPassword'
+  | 'view.resetPassword'
+  | 'view.mfaSelection'
+  | 'view.mfaCode'
+  | 'view.newPassword';
+
+const toAuthEvent = (event: AuthEvent): SessionInternalEvent => {
+  switch (event.type) {
+    case 'signedIn':
+      return { type: 'auth.signedIn' };
+    case 'signedOut':
+      return { type: 'auth.signedOut' };
+    case 'tokenRefresh':
+      return { type: 'auth.tokenRefreshed' };
+    case 'tokenRefreshFailure':
+      return { type: 'auth.tokenRefreshFailed', networkError: event.networkError };
+    case 'signInWithRedirectFailure':
+      return { type: 'auth.redirectFailed', message: event.message };
+  }
+};
+
+const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);
+
+/**
+ * Who is signed in, and everything that follows from it (SPEC §1, §2.1, §2.2, §3, §4, §8).
+ *
+ * booting → signedOut ⇄ signingIn (MFA selection, MFA code, new password) → signedIn
+ * (loadingUser → postLoad → ready, next to a `tokens` region that refreshes the session every 50
+ * minutes and survives a lost network) → signingOut → signedOut. Sign-up, its confirmation and
+ * the password reset are views of signedOut. Navigation, leaving the page and toasts go out as
+ * emitted events; the children `credits` and `emailVerification` live while someone is signed in.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+    emitted: {} as SessionEmitted,
+    tags: {} as SessionTag,
+    children: {} as { credits: 'credits'; emailVerification: 'emailVerification' },
+  },
+  actors: {
+    authEvents: fromCallback(({ sendBack }) => listenToAuthEvents((event) => sendBack(toAuthEvent(event)))),
+    networkStatus: fromCallback(({ sendBack }) => {
+      const online = () => sendBack({ type: 'network.online' });
+      const offline = () => sendBack({ type: 'network.offline' });
+      window.addEventListener('online', online);
+      window.addEventListener('offline', offline);
+      return () => {
+        window.removeEventListener('online', online);
+        window.removeEventListener('offline', offline);
+      };
+    }),
+    loadUser: fromPromise<CurrentUser | null>(() => loadCurrentUser()),
+    signInWithPassword: fromPromise<SignInStep, { username: string; password: string; authFlowType: AuthFlowType }>(
+      ({ input }) => signInWithPassword(input),
+    ),
+    answerChallenge: fromPromise<SignInStep, { response: string }>(({ input }) => confirmSignIn(input.response)),
+    signInWithProvider: fromPromise<void, { provider: SocialProvider }>(({ input }) => signInWithRedirect(input)),
+    signUp: fromPromise<SignUpResult, { email: string; password: string }>(({ input }) => signUp(input)),
+    confirmSignUp: fromPromise<void, { email: string; code: string }>(({ input }) => confirmSignUp(input)),
+    resendSignUpCode: fromPromise<{ destination?: string }, { email: string }>(({ input }) => resendSignUpCode(input.email)),
+    requestPasswordReset: fromPromise<{ destination?: string }, { email: string }>(({ input }) => resetPassword(input.email)),
+    confirmPasswordReset: fromPromise<void, { email: string; code: string; newPassword: string }>(({ input }) =>
+      confirmResetPassword(input),
+    ),
+    signOut: fromPromise<void>(() => signOut()),
+    refreshSession: fromPromise<boolean>(() => refreshSession()),
+    takeRedirectRequest: fromPromise<RedirectRequest | null, { search: string }>(async ({ input }) =>
+      takeRedirectRequest(input.search),
+    ),
+    buildRedirect: fromPromise<string, { uri: string; state: string }>(async ({ input }) => {
+      const token = await getAccessToken();
+      if (!token) throw new Error(MESSAGES.notAuthenticated);
+      return buildRedirectUrl(input.uri, token, input.state);
+    }),
+    redeemPendingCoupon: fromPromise<{ credits: number } | null, { search: string }>(async ({ input }) => {
+      const code = takeCouponCode(input.search);
+      if (!code) return null;
+      const { credits } = await redeemCoupon(code);
+      return { credits };
+    }),
+    checkHandle: fromPromise<boolean, { handle: string }>(
+      async ({ input }) => (await checkUsernameAvailable(input.handle)).available,
+    ),
+    saveHandle: fromPromise<void, { handle: string }>(({ input }) => updateHandle(input.handle)),
+    deleteAccount: fromPromise<void>(async () => {
+      await deleteAccount();
+    }),
+    credits: creditsMachine,
+    emailVerification: emailVerificationMachine,
+  },
+  guards: {
+    guestAvailable: ({ context }) => Boolean(context.guestPassword),
+    providerAvailable: ({ context, event }) =>
+      event.type === 'session.signInWithProvider' && context.socialProviders.includes(event.provider),
+    mfaMethodOffered: ({ context, event }) =>
+      event.type === 'session.selectMfa' && context.mfaOptions.includes(event.method),
+    hasPendingEmail: ({ context }) => context.pendingEmail !== null,
+    hasHandleText: ({ event }) => event.type === 'session.setHandle' && event.handle.trim() !== '',
+    signInStepIs: ({ event }, params: { kind: SignInStep['kind'] }) =>
+      event.type === 'signIn.step' && event.step.kind === params.kind,
+    isUser: (_, params: { user: CurrentUser | null }) => params.user !== null,
+    isNetworkError: (_, params: { error: unknown }) => isNetworkError(params.error),
+    isAlreadySignedIn: (_, params: { error: unknown }) => errorName(params.error) === 'UserAlreadyAuthenticatedException',
+    redirectAllowed: ({ context }, params: { request: RedirectRequest | null }) =>
+      params.request !== null && isAllowedRedirect(params.request.uri, context.redirectAllowlist),
+    isGuest: ({ context }) => context.currentUser?.username === GUEST_USERNAME,
+    couponRedeemed: (_, params: { result: { credits: number } | null }) => params.result !== null,
+    isTrue: (_, params: { value: boolean }) => params.value,
+    tokenFailureIsNetwork: ({ event }) => event.type === 'auth.tokenRefreshFailed' && event.networkError,
+  },
+  actions: {
+    setLocation: assign(({ event }) => {
+      assertEvent(event, 'location.changed');
+      return { location: { pathname: event.pathname, search: event.search } };
+    }),
+    /** SPEC §4: what a URL hands over while nobody is signed in is kept until the user is known. */
+    storeHandoff: ({ context }) => storeHandoff(context.location.search),
+    setUser: assign((_, params: { user: CurrentUser | null }) => ({ currentUser: params.user })),
+    clearSignedIn: assign({
+      currentUser: null,
+      modals: [],
+      pendingRedirect: null,
+      pendingHandle: null,
+      mfaOptions: [],
+      mfaMethod: null,
+    }),
+    clearAuthMessages: assign({ authError: null, authNotice: null }),
+    setAuthError: assign((_, params: { error: unknown }) => ({
+      authError: errorMessage(params.error, SESSION_TEXTS.signInFailed),
+      authNotice: null,
+    })),
+    setAuthErrorText: assign((_, params: { message: string }) => ({ authError: params.message, authNotice: null })),
+    setAuthNotice: assign((_, params: { notice: string }) => ({ authNotice: params.notice, authError: null })),
+    setPendingEmail: assign((_, params: { email: string }) => ({ pendingEmail: params.email.trim() })),
+    followSignInStep: raise((_, params: { step: SignInStep }) => ({ type: 'signIn.step' as const, step: params.step })),
+    storeMfaStep: assign(({ event }) => {
+      assertEvent(event, 'signIn.step');
+      if (event.step.kind === 'mfaSelection') return { mfaOptions: event.step.options, mfaMethod: null };
+      if (event.step.kind === 'mfaCode') {
+        return { mfaMethod: event.step.method, authNotice: SESSION_TEXTS.mfaCodeSent(event.step.destination), authError: null };
+      }
+      return {};
+    }),
+    clearMfa: assign({ mfaOptions: [], mfaMethod: null }),
+    pushModal: assign(({ context }, params: { modal: SessionModal }) => ({ modals: [...context.modals, params.modal] })),
+    popModal: assign(({ context }) => ({ modals: context.modals.slice(0, -1) })),
+    noteRefusedRedirect: assign(({ context }, params: { request: RedirectRequest | null }) =>
+      params.request ? { modals: [...context.modals, { kind: 'redirectRefused' as const, redirectUri: params.request.uri }] } : {},
+    ),
+    setPendingRedirect: assign((_, params: { request: RedirectRequest | null }) => ({ pendingRedirect: params.request })),
+    emitRedirect: emit((_, params: { url: string }) => ({ type: 'session.redirect' as const, url: params.url })),
+    navigate: emit((_, params: { to: string; replace: boolean }) => ({
+      type: 'session.navigate' as const,
+      to: params.to,
+      replace: params.replace,
+    })),
+    notify: emit((_, params: { tone: 'success' | 'error'; title: string; message: string }) => ({
+      type: 'session.notify' as const,
+      ...params,
+    })),
+    /**
+     * The end of the post-load steps: the routing of SPEC §2.1, or, for a person who stays on the
+     * page, the handoff parameters taken off the address so a reload does not use them again.
+     */
+    finishPostLoad: enqueueActions(({ context, enqueue }) => {
+      const { pathname, search } = context.location;
+      const to = context.currentUser ? routeAfterLoad(context.currentUser, pathname) : null;
+      if (to !== null) {
+        // The sign-in page does not stay behind in the history.
+        enqueue.emit({ type: 'session.navigate', to, replace: pathname.startsWith(ROUTES.authentication) });
+      } else if (hasHandoffParams(search)) {
+        enqueue.emit({ type: 'session.navigate', to: `${pathname}${stripHandoffParams(search)}`, replace: true });
+      }
+    }),
+    /** The Verify Email modal exists while the signed-in user's e-mail is not verified. */
+    syncEmailVerification: enqueueActions(({ context, enqueue }) => {
+      const user = context.currentUser;
+      const needsVerification = user !== null && user.attributes.email_verified !== 'true';
+      if (needsVerification && !context.emailVerificationSpawned) {
+        enqueue.spawnChild('emailVerification', { id: 'emailVerification' });
+        enqueue.assign({ emailVerificationSpawned: true });
+      } else if (!needsVerification && context.emailVerificationSpawned) {
+        enqueue.stopChild('emailVerification');
+        enqueue.assign({ emailVerificationSpawned: false });
+      }
+    }),
+    stopEmailVerification: enqueueActions(({ enqueue }) => {
+      enqueue.stopChild('emailVerification');
+      enqueue.assign({ emailVerificationSpawned: false });
+    }),
+    markEmailVerified: assign(({ context }) =>
+      context.currentUser
+        ? { currentUser: { ...context.currentUser, attributes: { ...context.currentUser.attributes, email_verified: 'true' } } }
+        : {},
+    ),
+    refreshCredits: sendTo('credits', { type: 'credits.refresh' }),
+    requestUserReload: raise({ type: 'session.refreshUser' }),
+    setPendingHandle: assign(({ event }) => {
+      assertEvent(event, 'session.setHandle');
+      return { pendingHandle: event.handle.trim() };
+    }),
+    clearPendingHandle: assign({ pendingHandle: null }),
+  },
+  delays: {
+    sessionRefresh: IDENTITY_CREDENTIALS_REFRESH_MS,
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    location: { pathname: input.location.pathname, search: input.location.search },
+    authFlowType: input.authFlowType,
+    guestPassword: input.guestPassword,
+    redirectAllowlist: input.redirectAllowlist,
+    socialProviders: input.socialProviders,
+    currentUser: null,
+    authError: null,
+    authNotice: null,
+    pendingEmail: null,
+    mfaOptions: [],
+    mfaMethod: null,
+    modals: [],
+    pendingRedirect: null,
+    pendingHandle: null,
+    emailVerificationSpawned: false,
+  }),
+  invoke: [
+    { src: 'authEvents', id: 'authEvents' },
+    { src: 'networkStatus', id: 'networkStatus' },
+  ],
+  on: {
+    'location.changed': { actions: 'setLocation' },
+    'modal.confirm': { actions: 'popModal' },
+    'auth.redirectFailed': {
+      actions: { type: 'setAuthErrorText', params: ({ event }) => ({ message: event.message }) },
+    },
+    'credits.fetchFailed': {
+      actions: { type: 'notify', params: { tone: 'error', ...MESSAGES.creditsFetchFailed } },
+    },
+    'emailVerification.verified': {
+      actions: [
+        { type: 'notify', params: { tone: 'success', ...MESSAGES.emailVerified } },
+        'markEmailVerified',
+        // The child has reached its final state and goes away.
+        'stopEmailVerification',
+        'requestUserReload',
+      ],
+    },
+    'emailVerification.failed': {
+      actions: {
+        type: 'notify',
+        params: ({ event }) => ({ tone: 'error' as const, title: MESSAGES.invalidCode.title, message: event.message }),
+      },
+    },
+    'emailVerification.sendFailed': {
+      actions: {
+        type: 'notify',
+        params: ({ event }) => ({ tone: 'error' as const, title: SESSION_TEXTS.codeNotSent, message: event.message }),
+      },
+    },
+  },
+  initial: 'booting',
+  states: {
+    booting: {
+      initial: 'loading',
+      on: { 'auth.signedIn': '#session.signedIn' },
+      states: {
+        loading: {
+          invoke: {
+            src: 'loadUser',
+            onDone: [
+              {
+                guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                target: '#session.signedIn.flow.postLoad',
+                actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+              },
+              { target: '#session.signedOut' },
+            ],
+            onError: [
+              { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
+              { target: '#session.signedOut' },
+            ],
+          },
+        },
+        /** Offline at start: who is signed in is known once the network is back. */
+        waitingForNetwork: {
+          on: { 'network.online': 'loading' },
+        },
+      },
+    },
+
+    signedOut: {
+      entry: ['clearSignedIn', 'storeHandoff'],
+      initial: 'signIn',
+      on: {
+        'location.changed': { actions: ['setLocation', 'storeHandoff'] },
+        'auth.signedIn': '#session.signedIn',
+        'session.showSignIn': { target: '.signIn', actions: 'clearAuthMessages' },
+        'session.showSignUp': { target: '.signUp', actions: 'clearAuthMessages' },
+        'session.showForgotPassword': { target: '.forgotPassword', actions: 'clearAuthMessages' },
+      },
+      states: {
+        signIn: {
+          tags: 'view.signIn',
+          on: {
+            'session.signIn': {
+              target: '#session.signingIn.submittingPassword',
+              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.username }) }],
+            },
+            'session.signInAsGuest': {
+              guard: 'guestAvailable',
+              target: '#session.signingIn.submittingPassword',
+              actions: 'clearAuthMessages',
+            },
+            'session.signInWithProvider': {
+              guard: 'providerAvailable',
+              target: 'redirectingToProvider',
+              actions: 'clearAuthMessages',
+            },
+          },
+        },
+        /** The browser leaves for the provider; Hub `signedIn` follows when it comes back. */
+        redirectingToProvider: {
+          tags: ['view.signIn', 'authBusy'],
+          invoke: {
+            src: 'signInWithProvider',
+            input: ({ event }) => {
+              assertEvent(event, 'session.signInWithProvider');
+              return { provider: event.provider };
+            },
+            onError: { target: 'signIn', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        signUp: {
+          tags: 'view.signUp',
+          on: {
+            'session.signUp': {
+              target: 'signingUp',
+              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.email }) }],
+            },
+          },
+        },
+        signingUp: {
+          tags: ['view.signUp', 'authBusy'],
+          invoke: {
+            src: 'signUp',
+            input: ({ event }) => {
+              assertEvent(event, 'session.signUp');
+              return { email: event.email.trim(), password: event.password };
+            },
+            onDone: [
+              {
+                guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output.needsConfirmation }) },
+                target: 'confirmSignUp',
+                actions: {
+                  type: 'setAuthNotice',
+                  params: ({ event }) => ({ notice: SESSION_TEXTS.codeSent(event.output.destination) }),
+                },
+              },
+              { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.accountReady } } },
+            ],
+            onError: { target: 'signUp', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        confirmSignUp: {
+          tags: 'view.confirmSignUp',
+          on: {
+            'session.confirmSignUp': { guard: 'hasPendingEmail', target: 'confirmingSignUp', actions: 'clearAuthMessages' },
+            'session.resendSignUpCode': { guard: 'hasPendingEmail', target: 'resendingSignUpCode', actions: 'clearAuthMessages' },
+          },
+        },
+        confirmingSignUp: {
+          tags: ['view.confirmSignUp', 'authBusy'],
+          invoke: {
+            src: 'confirmSignUp',
+            input: ({ context, event }) => {
+              assertEvent(event, 'session.confirmSignUp');
+              return { email: context.pendingEmail ?? '', code: event.code.trim() };
+            },
+            onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.signUpConfirmed } } },
+            onError: {
+              target: 'confirmSignUp',
+              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        resendingSignUpCode: {
+          tags: ['view.confirmSignUp', 'authBusy'],
+          invoke: {
+            src: 'resendSignUpCode',
+            input: ({ context }) => ({ email: context.pendingEmail ?? '' }),
+            onDone: {
+              target: 'confirmSignUp',
+              actions: {
+                type: 'setAuthNotice',
+                params: ({ event }) => ({ notice: SESSION_TEXTS.newCodeSent(event.output.destination) }),
+              },
+            },
+            onError: {
+              target: 'confirmSignUp',
+              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        forgotPassword: {
+          tags: 'view.forgotPassword',
+          on: {
+            'session.requestPasswordReset': {
+              target: 'requestingPasswordReset',
+              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.email }) }],
+            },
+          },
+        },
+        requestingPasswordReset: {
+          tags: ['view.forgotPassword', 'authBusy'],
+          invoke: {
+            src: 'requestPasswordReset',
+            input: ({ context }) => ({ email: context.pendingEmail ?? '' }),
+            onDone: {
+              target: 'resetPassword',
+              actions: {
+                type: 'setAuthNotice',
+                params: ({ event }) => ({ notice: SESSION_TEXTS.codeSent(event.output.destination) }),
+              },
+            },
+            onError: {
+              target: 'forgotPassword',
+              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        resetPassword: {
+          tags: 'view.resetPassword',
+          on: {
+            'session.confirmPasswordReset': {
+              guard: 'hasPendingEmail',
+              target: 'confirmingPasswordReset',
+              actions: 'clearAuthMessages',
+            },
+          },
+        },
+        confirmingPasswordReset: {
+          tags: ['view.resetPassword', 'authBusy'],
+          invoke: {
+            src: 'confirmPasswordReset',
+            input: ({ context, event }) => {
+              assertEvent(event, 'session.confirmPasswordReset');
+              return { email: context.pendingEmail ?? '', code: event.code.trim(), newPassword: event.newPassword };
+            },
+            onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.passwordChanged } } },
+            onError: {
+              target: 'resetPassword',
+              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+
+    signingIn: {
+      on: {
+        'location.changed': { actions: ['setLocation', 'storeHandoff'] },
+        // Amplify's own signal that the sign-in completed (it fires before the request resolves).
+        'auth.signedIn': { target: '#session.signedIn', actions: 'clearMfa' },
+        'session.cancelSignIn': { target: '#session.signedOut.signIn', actions: ['clearAuthMessages', 'clearMfa'] },
+        'session.showSignIn': { target: '#session.signedOut.signIn', actions: ['clearAuthMessages', 'clearMfa'] },
+        'session.showSignUp': { target: '#session.signedOut.signUp', actions: ['clearAuthMessages', 'clearMfa'] },
+        'session.showForgotPassword': {
+          target: '#session.signedOut.forgotPassword',
+          actions: ['clearAuthMessages', 'clearMfa'],
+        },
+        'signIn.step': [
+          { guard: { type: 'signInStepIs', params: { kind: 'done' } }, target: '#session.signedIn', actions: 'clearMfa' },
+          { guard: { type: 'signInStepIs', params: { kind: 'mfaSelection' } }, target: '.mfaSelection', actions: 'storeMfaStep' },
+          { guard: { type: 'signInStepIs', params: { kind: 'mfaCode' } }, target: '.mfaCode', actions: 'storeMfaStep' },
+          { guard: { type: 'signInStepIs', params: { kind: 'newPassword' } }, target: '.newPassword' },
+          {
+            guard: { type: 'signInStepIs', params: { kind: 'confirmSignUp' } },
+            target: '#session.signedOut.confirmSignUp',
+            actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.confirmSignUpFirst } },
+          },
+          {
+            guard: { type: 'signInStepIs', params: { kind: 'resetPassword' } },
+            target: '#session.signedOut.forgotPassword',
+            actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.passwordResetRequired } },
+          },
+        ],
+      },
+      initial: 'submittingPassword',
+      states: {
+        submittingPassword: {
+          tags: ['view.signIn', 'authBusy'],
+          invoke: {
+            src: 'signInWithPassword',
+            input: ({ context, event }) =>
+              event.type === 'session.signIn'
+                ? { username: event.username.trim(), password: event.password, authFlowType: context.authFlowType }
+                : { username: GUEST_USERNAME, password: context.guestPassword ?? '', authFlowType: context.authFlowType },
+            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
+            onError: [
+              {
+                // The session thought nobody was signed in, but Amplify holds a user: load it.
+                guard: { type: 'isAlreadySignedIn', params: ({ event }) => ({ error: event.error }) },
+                target: '#session.signedIn',
+              },
+              {
+                target: '#session.signedOut.signIn',
+                actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+              },
+            ],
+          },
+        },
+        mfaSelection: {
+          tags: 'view.mfaSelection',
+          on: { 'session.selectMfa': { guard: 'mfaMethodOffered', target: 'submittingMfaSelection', actions: 'clearAuthMessages' } },
+        },
+        submittingMfaSelection: {
+          tags: ['view.mfaSelection', 'authBusy'],
+          invoke: {
+            src: 'answerChallenge',
+            input: ({ event }) => {
+              assertEvent(event, 'session.selectMfa');
+              return { response: event.method };
+            },
+            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
+            onError: { target: 'mfaSelection', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        mfaCode: {
+          tags: 'view.mfaCode',
+          on: { 'session.confirmSignIn': { target: 'submittingMfaCode' } },
+        },
+        submittingMfaCode: {
+          tags: ['view.mfaCode', 'authBusy'],
+          invoke: {
+            src: 'answerChallenge',
+            input: ({ event }) => {
+              assertEvent(event, 'session.confirmSignIn');
+              return { response: event.code.trim() };
+            },
+            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
+            onError: { target: 'mfaCode', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        newPassword: {
+          tags: 'view.newPassword',
+          on: { 'session.setNewPassword': { target: 'submittingNewPassword', actions: 'clearAuthMessages' } },
+        },
+        submittingNewPassword: {
+          tags: ['view.newPassword', 'authBusy'],
+          invoke: {
+            src: 'answerChallenge',
+            input: ({ event }) => {
+              assertEvent(event, 'session.setNewPassword');
+              return { response: event.password };
+            },
+            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
+            onError: { target: 'newPassword', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+      },
+    },
+
+    signedIn: {
+      type: 'parallel',
+      entry: 'clearAuthMessages',
+      exit: 'stopEmailVerification',
+      invoke: { src: 'credits', id: 'credits' },
+      on: {
+        // SPEC §4 auth events: signedOut goes to "/" (signedIn is handled by `flow`).
+        'auth.signedOut': {
+          target: 'signedOut',
+          actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } },
+        },
+        'session.signOut': 'signingOut',
+      },
+      states: {
+        flow: {
+          initial: 'loadingUser',
+          on: {
+            // SPEC §4 auth events: signedIn reloads the user and the credits.
+            'auth.signedIn': { target: '.loadingUser', actions: 'refreshCredits' },
+          },
+          states: {
+            loadingUser: {
+              invoke: {
+                src: 'loadUser',
+                onDone: [
+                  {
+                    guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                    target: 'postLoad',
+                    actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+                  },
+                  { target: '#session.signedOut' },
+                ],
+                onError: [
+                  { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
+                  {
+                    target: '#session.signingOut',
+                    actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+                  },
+                ],
+              },
+            },
+            /** Signed in, but the user could not be loaded for want of a network. */
+            waitingForNetwork: {
+              tags: 'offline',
+              on: { 'network.online': 'loadingUser' },
+            },
+            /** SPEC §4 "After a user is loaded", in its order. */
+            postLoad: {
+              initial: 'checkingRedirect',
+              states: {
+                checkingRedirect: {
+                  invoke: {
+                    src: 'takeRedirectRequest',
+                    input: ({ context }) => ({ search: context.location.search }),
+                    onDone: [
+                      {
+                        guard: { type: 'redirectAllowed', params: ({ event }) => ({ request: event.output }) },
+                        target: 'redirecting',
+                        actions: { type: 'setPendingRedirect', params: ({ event }) => ({ request: event.output }) },
+                      },
+                      // A refused redirect is reported, and the person carries on signed in.
+                      {
+                        guard: 'isGuest',
+                        target: 'guestWelcome',
+                        actions: [
+                          { type: 'noteRefusedRedirect', params: ({ event }) => ({ request: event.output }) },
+                          { type: 'pushModal', params: { modal: { kind: 'guestWelcome' } } },
+                        ],
+                      },
+                      {
+                        target: 'redeemingCoupon',
+                        actions: { type: 'noteRefusedRedirect', params: ({ event }) => ({ request: event.output }) },
+                      },
+                    ],
+                    onError: [
+                      {
+                        guard: 'isGuest',
+                        target: 'guestWelcome',
+                        actions: { type: 'pushModal', params: { modal: { kind: 'guestWelcome' } } },
+                      },
+                      { target: 'redeemingCoupon' },
+                    ],
+                  },
+                },
+                redirecting: {
+                  invoke: {
+                    src: 'buildRedirect',
+                    input: ({ context }) => ({
+                      uri: context.pendingRedirect?.uri ?? '',
+                      state: context.pendingRedirect?.state ?? '',
+                    }),
+                    onDone: {
+                      target: '#session.signedIn.flow.ready',
+                      actions: [
+                        { type: 'emitRedirect', params: ({ event }) => ({ url: event.output }) },
+                        { type: 'setPendingRedirect', params: { request: null } },
+                      ],
+                    },
+                    onError: {
+                      target: '#session.signedIn.flow.ready',
+                      actions: [{ type: 'setPendingRedirect', params: { request: null } }, 'finishPostLoad'],
+                    },
+                  },
+                },
+                guestWelcome: {
+                  on: { 'modal.confirm': { target: 'redeemingCoupon', actions: 'popModal' } },
+                },
+                redeemingCoupon: {
+                  invoke: {
+                    src: 'redeemPendingCoupon',
+                    input: ({ context }) => ({ search: context.location.search }),
+                    onDone: [
+                      {
+                        guard: { type: 'couponRedeemed', params: ({ event }) => ({ result: event.output }) },
+                        target: 'reloadingUser',
+                        actions: [
+                          'refreshCredits',
+                          {
+                            type: 'pushModal',
+                            params: ({ event }) => ({ modal: { kind: 'coupon' as const, credits: event.output?.credits ?? 0 } }),
+                          },
+                        ],
+                      },
+                      { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
+                    ],
+                    // SPEC §4/§8: a failed redemption is ignored silently.
+                    onError: { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
+                  },
+                },
+                reloadingUser: {
+                  invoke: {
+                    src: 'loadUser',
+                    onDone: [
+                      {
+                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                        target: '#session.signedIn.flow.ready',
+                        actions: [
+                          { type: 'setUser', params: ({ event }) => ({ user: event.output }) },
+                          'syncEmailVerification',
+                          'finishPostLoad',
+                        ],
+                      },
+                      { target: '#session.signedOut' },
+                    ],
+                    onError: { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
+                  },
+                },
+              },
+            },
+            ready: {
+              initial: 'idle',
+              states: {
+                idle: {
+                  on: {
+                    'session.setHandle': { guard: 'hasHandleText', target: 'checkingHandle', actions: 'setPendingHandle' },
+                    'session.deleteAccount': 'deletingAccount',
+                    'session.refreshUser': 'reloadingUser',
+                  },
+                },
+                checkingHandle: {
+                  tags: 'handleChecking',
+                  invoke: {
+                    src: 'checkHandle',
+                    input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
+                    onDone: [
+                      { guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output }) }, target: 'savingHandle' },
+                      {
+                        target: 'idle',
+                        actions: ['clearPendingHandle', { type: 'notify', params: { tone: 'error', ...MESSAGES.handleNotAvailable } }],
+                      },
+                    ],
+                    // SPEC §8: a failed check shows the same toast and counts as not available.
+                    onError: {
+                      target: 'idle',
+                      actions: ['clearPendingHandle', { type: 'notify', params: { tone: 'error', ...MESSAGES.handleNotAvailable } }],
+                    },
+                  },
+                },
+                savingHandle: {
+                  tags: 'handleSaving',
+                  invoke: {
+                    src: 'saveHandle',
+                    input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
+                    onDone: 'reloadingAfterHandle',
+                    onError: {
+                      target: 'idle',
+                      actions: [
+                        'clearPendingHandle',
+                        {
+                          type: 'notify',
+                          params: ({ event }) => ({
+                            tone: 'error' as const,
+                            title: SESSION_TEXTS.handleNotSaved,
+                            message: errorMessage(event.error),
+                          }),
+                        },
+                      ],
+                    },
+                  },
+                },
+                reloadingAfterHandle: {
+                  tags: 'handleSaving',
+                  invoke: {
+                    src: 'loadUser',
+                    onDone: {
+                      target: 'idle',
+                      actions: [
+                        { type: 'setUser', params: ({ event, context }) => ({ user: event.output ?? context.currentUser }) },
+                        {
+                          type: 'navigate',
+                          params: ({ context }) => ({
+                            to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
+                            replace: false,
+                          }),
+                        },
+                        'clearPendingHandle',
+                      ],
+                    },
+                    onError: {
+                      target: 'idle',
+                      actions: [
+                        {
+                          type: 'navigate',
+                          params: ({ context }) => ({
+                            to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
+                            replace: false,
+                          }),
+                        },
+                        'clearPendingHandle',
+                      ],
+                    },
+                  },
+                },
+                deletingAccount: {
+                  tags: 'accountBusy',
+                  invoke: {
+                    src: 'deleteAccount',
+                    onDone: '#session.signingOut',
+                    onError: {
+                      target: 'idle',
+                      actions: {
+                        type: 'notify',
+                        params: ({ event }) => ({
+                          tone: 'error' as const,
+                          title: SESSION_TEXTS.accountNotDeleted,
+                          message: errorMessage(event.error),
+                        }),
+                      },
+                    },
+                  },
+                },
+                reloadingUser: {
+                  invoke: {
+                    src: 'loadUser',
+                    onDone: [
+                      {
+                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                        target: 'idle',
+                        actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+                      },
+                      { target: '#session.signedOut' },
+                    ],
+                    onError: 'idle',
+                  },
+                },
+              },
+            },
+          },
+        },
+
+        /** SPEC §4 "Session tokens". Amplify refreshes expired tokens inside each session fetch. */
+        tokens: {
+          initial: 'fresh',
+          on: {
+            'auth.tokenRefreshFailed': [
+              { guard: 'tokenFailureIsNetwork', target: '.offline' },
+              // Anything but a network error means the tokens are gone (or must be): sign out.
+              { target: '#session.signingOut' },
+            ],
+          },
+          states: {
+            fresh: {
+              after: { sessionRefresh: 'refreshing' },
+              on: { 'network.offline': 'offline' },
+            },
+            refreshing: {
+              invoke: {
+                src: 'refreshSession',
+                onDone: [
+                  { guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output }) }, target: 'fresh' },
+                  { target: '#session.signingOut' },
+                ],
+                onError: [
+                  { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'offline' },
+                  { target: '#session.signingOut' },
+                ],
+              },
+            },
+            /** The user stays signed in; the session is fetched again when the network is back. */
+            offline: {
+              tags: 'offline',
+              on: {
+                'network.online': 'refreshing',
+                'auth.tokenRefreshed': 'fresh',
+              },
+            },
+          },
+        },
+      },
+    },
+
+    signingOut: {
+      tags: 'accountBusy',
+      on: {
+        'auth.signedOut': {
+          target: 'signedOut',
+          actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } },
+        },
+      },
+      invoke: {
+        src: 'signOut',
+        // Amplify clears the local tokens even when it cannot reach Cognito, so both end signed out.
+        onDone: { target: 'signedOut', actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } } },
+        onError: { target: 'signedOut', actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } } },
+      },
+    },
+  },
+});
