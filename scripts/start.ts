@@ -9,7 +9,10 @@
  * Environment: PORT (8787), KINORA_DATA_DIR (.local), KINORA_FRESH=1 (wipe the data folder first),
  * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL, KINORA_DIST_DIR (dist: where
  * the web build goes and is served from; the browser tests use their own so a running stack is untouched),
- * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD.
+ * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD, KINORA_GUEST_CLEANUP_INTERVAL_MS (7 days).
+ *
+ * The web build gets VITE_GUEST_PASSWORD (the seeded guest's password, for "Continue as guest") and
+ * VITE_REDIRECT_ALLOWLIST = this stack's /local/redirect-target, the stand-in partner app.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -22,8 +25,10 @@ import { createCognitoClient } from '../server/src/auth/cognito-client.ts';
 import { findFreePort, isPortFree, startEmulator, stopChild, stopStaleProcess } from '../server/src/auth/emulator.ts';
 import type { EmulatorProcess } from '../server/src/auth/emulator.ts';
 import { provision } from '../server/src/auth/provision.ts';
+import { REDIRECT_TARGET_PATH } from '../server/src/auth/redirect-target.ts';
 import { seedAccounts } from '../server/src/auth/seed-accounts.ts';
 import { LOCAL_DEFAULTS } from '../server/src/local-defaults.ts';
+import { GUEST_USERNAME } from '../src/config/limits.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -145,6 +150,11 @@ async function main(): Promise<void> {
   const pool = await provision(createCognitoClient(emulator.url), { accounts });
   log(`user pool ${pool.userPoolId}, app client ${pool.clientId}`);
 
+  // The URL the browser opens: Vite's dev server proxies /local to the API server.
+  const appUrl = `http://localhost:${dev ? VITE_DEV_PORT : port}`;
+  const redirectTarget = `${appUrl}${REDIRECT_TARGET_PATH}`;
+  const guestAccount = accounts.find((account) => account.username === GUEST_USERNAME);
+
   const viteEnv: NodeJS.ProcessEnv = {
     ...process.env,
     VITE_API_URL: '/api',
@@ -154,6 +164,8 @@ async function main(): Promise<void> {
     VITE_COGNITO_ENDPOINT: '/cognito',
     VITE_AUTH_FLOW_TYPE: 'USER_PASSWORD_AUTH',
     VITE_LOCAL_MODE: 'true',
+    VITE_REDIRECT_ALLOWLIST: redirectTarget,
+    ...(guestAccount ? { VITE_GUEST_PASSWORD: guestAccount.password } : {}),
     PORT: String(port),
   };
   const viteBin = realpathSync(path.join(root, 'node_modules', '.bin', 'vite'));
@@ -180,11 +192,9 @@ async function main(): Promise<void> {
   );
   await waitForAnswer(`http://127.0.0.1:${port}/api/health`, server.process, 60_000);
 
-  let appUrl = `http://localhost:${port}`;
   if (dev) {
     // vite.config.ts proxies /api, /cognito and /local to PORT.
     const vite = startChild('vite dev server', [viteBin, '--port', String(VITE_DEV_PORT), '--strictPort'], viteEnv, pidFiles.vite);
-    appUrl = `http://localhost:${VITE_DEV_PORT}`;
     await waitForAnswer(`${appUrl}/`, vite.process, 60_000);
   }
 
@@ -200,8 +210,10 @@ async function main(): Promise<void> {
         (account) =>
           `  ${account.username.padEnd(width)}${account.password.padEnd(passwordWidth)}${account.email}  (${account.description})`,
       ),
+      `"Continue as guest" on ${appUrl}/authentication signs in as ${GUEST_USERNAME}.`,
       '',
       `Local mailbox (sign-up and verification codes): ${appUrl}/local/mailbox`,
+      `Sign-in redirect to a partner app (SPEC §4): ${appUrl}/?redirect_uri=${encodeURIComponent(redirectTarget)}&state=demo`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
