@@ -14,9 +14,12 @@ const hasUnsafeCharacter = (value: string): boolean =>
     return code <= 0x20 || code === 0x7f || character === '\\' || /\s/u.test(character);
   });
 
-/** An allowlist entry counts only when it is itself an absolute http(s) URL without credentials. */
+/**
+ * An allowlist entry counts only when it is itself an absolute http(s) URL without credentials,
+ * and holds no "*" (an entry is one address, never a pattern).
+ */
 export const isAbsoluteHttpUrl = (entry: string): boolean => {
-  if (entry === '' || hasUnsafeCharacter(entry) || !/^https?:\/\//i.test(entry)) return false;
+  if (entry === '' || hasUnsafeCharacter(entry) || entry.includes('*') || !/^https?:\/\//i.test(entry)) return false;
   if (!URL.canParse(entry)) return false;
   const url = new URL(entry);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && !url.username && !url.password;
