@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_DIST_DIR } from './tests/e2e/helpers/stack';
 
 /**
  * Browser tests run against `npm start`'s stack (API server, PGlite, sign-in emulator) on its own
@@ -41,8 +42,8 @@ export default defineConfig({
     stdout: 'pipe',
     env: {
       PORT: String(port),
-      KINORA_DATA_DIR: '.local/e2e',
-      KINORA_DIST_DIR: '.local/e2e-dist',
+      KINORA_DATA_DIR: E2E_DATA_DIR,
+      KINORA_DIST_DIR: E2E_DIST_DIR,
       KINORA_FRESH: '1',
     },
   },

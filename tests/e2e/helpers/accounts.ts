@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_DATA_DIR } from './stack';
+
+export const PASSWORD = 'e2e-secret-1';
+
+export type MailKind = 'Sign-up confirmation' | 'E-mail verification' | 'Password reset';
+
+/** A new address per call, so a re-run on the same data never meets an old account. */
+export function freshEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.test`;
+}
+
+/** The code the emulator "sent" to `email`, as /local/mailbox lists it; null when there is none. */
+export async function mailboxCode(request: APIRequestContext, email: string, kind: MailKind): Promise<string | null> {
+  const html = await (await request.get('/local/mailbox')).text();
+  for (const row of html.split('<tr>')) {
+    const cells = [...row.matchAll(/<td>(.*?)<\/td>/g)].map((match) => match[1] ?? '');
+    if (cells[1] === email && cells[3] === kind) return /<strong>(.*?)<\/strong>/.exec(cells[2] ?? '')?.[1] ?? null;
+  }
+  return null;
+}
+
+/** Reads the code from the mailbox page as a person would, in another tab; waits until it differs from `not`. */
+export async function readCodeFromMailbox(page: Page, email: string, kind: MailKind, not: string | null = null): Promise<string> {
+  const mailbox = await page.context().newPage();
+  try {
+    let code: string | null = null;
+    await expect
+      .poll(
+        async () => {
+          await mailbox.goto('/local/mailbox');
+          const row = mailbox.getByRole('row').filter({ hasText: email }).filter({ hasText: kind });
+          code = (await row.count()) > 0 ? await row.first().getByRole('cell').nth(2).innerText() : null;
+          return code !== null && code !== not;
+        },
+        { message: `a ${kind} code for ${email} on /local/mailbox`, timeout: 15_000 },
+      )
+      .toBe(true);
+    return (code as string | null) ?? '';
+  } finally {
+    await mailbox.close();
+  }
+}
+
+async function appClientId(): Promise<string> {
+  const file = path.join(E2E_DATA_DIR, 'cognito', '.cognito', 'db', 'clients.json');
+  const { Clients } = JSON.parse(await readFile(file, 'utf8')) as { Clients: Record<string, { ClientId: string; ClientName: string }> };
+  const client = Object.values(Clients).find((entry) => entry.ClientName === 'kinora-web');
+  if (!client) throw new Error(`no kinora-web app client in ${file}`);
+  return client.ClientId;
+}
+
+async function cognito<T = Record<string, unknown>>(request: APIRequestContext, action: string, body: Record<string, unknown>): Promise<T> {
+  const response = await request.post('/cognito/', {
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': `AWSCognitoIdentityProviderService.${action}` },
+    data: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok()) throw new Error(`${action} answered ${response.status()}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * Set-up for the tests that are not about signing up: an account made through the same /cognito
+ * front the app uses (sign-up, the mailbox's code, confirmation, e-mail verification, a handle).
+ */
+export async function createAccount(request: APIRequestContext, options: { prefix: string; handle?: string }): Promise<{ email: string; handle?: string }> {
+  const email = freshEmail(options.prefix);
+  const ClientId = await appClientId();
+  await cognito(request, 'SignUp', { ClientId, Username: email, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
+  const signUpCode = await mailboxCode(request, email, 'Sign-up confirmation');
+  await cognito(request, 'ConfirmSignUp', { ClientId, Username: email, ConfirmationCode: signUpCode });
+  const { AuthenticationResult } = await cognito<{ AuthenticationResult: { AccessToken: string } }>(request, 'InitiateAuth', {
+    ClientId,
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    AuthParameters: { USERNAME: email, PASSWORD },
+  });
+  const AccessToken = AuthenticationResult.AccessToken;
+  await cognito(request, 'GetUserAttributeVerificationCode', { AccessToken, AttributeName: 'email' });
+  const verifyCode = await mailboxCode(request, email, 'E-mail verification');
+  await cognito(request, 'VerifyUserAttribute', { AccessToken, AttributeName: 'email', Code: verifyCode });
+  if (options.handle) {
+    await cognito(request, 'UpdateUserAttributes', { AccessToken, UserAttributes: [{ Name: 'preferred_username', Value: options.handle }] });
+  }
+  return { email, handle: options.handle };
+}
+
+/** A handle nobody has: letters, digits and "-" (3–30 characters). */
+export function freshHandle(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.slice(0, 30);
+}
