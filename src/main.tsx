@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { EnvErrorPage } from '@/app/env-error-page';
 import { createAppRouter } from '@/app/router';
+import { sessionInputFrom } from '@/app/session-input';
 import { EnvError, loadEnv, type Env } from '@/config/env';
 import { configureAuth } from '@/services/auth';
 import { initTelemetry } from '@/services/telemetry';
@@ -32,7 +33,7 @@ if (env instanceof EnvError) {
   const telemetry = initTelemetry(env);
   root.render(
     <StrictMode>
-      <App telemetry={telemetry} router={createAppRouter()} />
+      <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location)} />
     </StrictMode>,
   );
 }

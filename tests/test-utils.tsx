@@ -5,8 +5,12 @@ import type { ReactElement, ReactNode } from 'react';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
 import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
+import { sessionInputFrom } from '@/app/session-input';
 import { theme } from '@/app/theme';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { SessionActorContext } from '@/components/session/session-context';
+import { loadEnv } from '@/config/env';
+import type { SessionInput } from '@/machines/session/session.machine';
 import { disabledTelemetry, type Telemetry } from '@/services/telemetry';
 
 interface Options extends Omit<RenderOptions, 'wrapper'> {
@@ -15,16 +19,19 @@ interface Options extends Omit<RenderOptions, 'wrapper'> {
 }
 
 /**
- * Renders with Mantine (test env: no transitions, no portals), the app-config actor and a router,
- * as STYLE.md asks.
+ * Renders with Mantine (test env: no transitions, no portals), the app-config and session actors
+ * and a router, as STYLE.md asks.
  */
 export function render(ui: ReactElement, { route = '/', ...options }: Options = {}) {
+  const sessionInput = testSessionInput(route);
   function Wrapper({ children }: { children: ReactNode }) {
     return (
       <MantineProvider theme={theme} env="test">
         <Notifications />
         <AppConfigActorContext.Provider>
-          <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+          <SessionActorContext.Provider options={{ input: sessionInput }}>
+            <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+          </SessionActorContext.Provider>
         </AppConfigActorContext.Provider>
       </MantineProvider>
     );
@@ -35,16 +42,25 @@ export function render(ui: ReactElement, { route = '/', ...options }: Options = 
 interface AppOptions {
   /** Defaults to telemetry that reports nothing. */
   telemetry?: Telemetry;
+  /** Changes to the session input the test env gives (guest password, allowlist, providers…). */
+  session?: Partial<SessionInput>;
+}
+
+/** The session input of the test env (vite.config.ts) for an app opened at `route`. */
+export function testSessionInput(route = '/', overrides: Partial<SessionInput> = {}): SessionInput {
+  const url = new URL(route, 'http://localhost');
+  return { ...sessionInputFrom(loadEnv(), { pathname: url.pathname, search: url.search }), ...overrides };
 }
 
 /**
- * Renders the whole app (providers, shell and the real route table) at `route`, with an
- * in-memory router instead of the browser one. Returns the router so tests can navigate.
+ * Renders the whole app (providers with the real session machine, shell and the real route
+ * table) at `route`, with an in-memory router instead of the browser one. Returns the router so
+ * tests can navigate.
  */
-export function renderApp(route = '/', { telemetry = disabledTelemetry }: AppOptions = {}) {
+export function renderApp(route = '/', { telemetry = disabledTelemetry, session }: AppOptions = {}) {
   const router = createMemoryRouter(routes, { initialEntries: [route] });
   const result = rtlRender(
-    <AppProviders telemetry={telemetry} mantineEnv="test">
+    <AppProviders telemetry={telemetry} sessionInput={testSessionInput(route, session)} mantineEnv="test">
       <RouterProvider router={router} />
     </AppProviders>,
   );

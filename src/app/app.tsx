@@ -7,19 +7,26 @@ import { TelemetryProvider } from '@/app/telemetry-context';
 import { theme } from '@/app/theme';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
+import { SessionActorContext } from '@/components/session/session-context';
 import { TOAST } from '@/config/limits';
+import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
 import type { AppRouter } from '@/app/router';
 
 interface AppProvidersProps {
   telemetry: Telemetry;
+  /** Where the app opened and the sign-in settings (see `sessionInputFrom`). */
+  sessionInput: SessionInput;
   children: ReactNode;
   /** Tests pass "test" (no transitions, no portals), as ARCHITECTURE.md §1 notes. */
   mantineEnv?: 'default' | 'test';
 }
 
-/** Everything around the router: theme, toasts, telemetry, the app-config and banner actors, a last-resort boundary. */
-export function AppProviders({ telemetry, children, mantineEnv = 'default' }: AppProvidersProps) {
+/**
+ * Everything around the router: theme, toasts, telemetry, the app-config, banner and session
+ * actors, a last-resort boundary.
+ */
+export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} env={mantineEnv}>
       {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered. */}
@@ -27,7 +34,9 @@ export function AppProviders({ telemetry, children, mantineEnv = 'default' }: Ap
       <TelemetryProvider telemetry={telemetry}>
         <AppConfigActorContext.Provider>
           <BannerActorContext.Provider>
-            <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+            <SessionActorContext.Provider options={{ input: sessionInput }}>
+              <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+            </SessionActorContext.Provider>
           </BannerActorContext.Provider>
         </AppConfigActorContext.Provider>
       </TelemetryProvider>
@@ -35,9 +44,15 @@ export function AppProviders({ telemetry, children, mantineEnv = 'default' }: Ap
   );
 }
 
-export function App({ telemetry, router }: { telemetry: Telemetry; router: AppRouter }) {
+interface AppProps {
+  telemetry: Telemetry;
+  router: AppRouter;
+  sessionInput: SessionInput;
+}
+
+export function App({ telemetry, router, sessionInput }: AppProps) {
   return (
-    <AppProviders telemetry={telemetry}>
+    <AppProviders telemetry={telemetry} sessionInput={sessionInput}>
       <RouterProvider router={router} />
     </AppProviders>
   );

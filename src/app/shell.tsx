@@ -8,7 +8,10 @@ import { useTelemetry } from '@/app/telemetry-context';
 import { MOBILE_MEDIA_QUERY } from '@/app/theme';
 import { usePageViews } from '@/app/use-page-views';
 import { useRouteFocus } from '@/app/use-route-focus';
+import { useSessionBridge } from '@/app/use-session-bridge';
 import { TopBanner } from '@/components/banner/top-banner';
+import { HeaderAccount } from '@/components/session/header-account';
+import { SessionOverlays } from '@/components/session/session-overlays';
 import { PageLoader } from '@/components/page-loader';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
@@ -22,7 +25,8 @@ const isCurrent = (pathname: string, path: string): boolean =>
  * The layout around every page: header with the logo, the menu of SPEC §2.3 and the main area
  * with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu folds behind a
  * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page change sets
- * the document title and moves focus to the new page.
+ * the document title and moves focus to the new page. The shell also connects the session actor
+ * to the router and shows its overlays (SPEC §2.9 items 1–3).
  */
 export function Shell() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
@@ -39,6 +43,7 @@ export function Shell() {
   usePageViews(telemetry.analytics);
   useDocumentTitle();
   useRouteFocus(pathname, mainRef);
+  useSessionBridge();
 
   // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
   // hands focus back to the burger.
@@ -82,9 +87,7 @@ export function Shell() {
               </Text>
             </Anchor>
           </Group>
-          <Anchor component={Link} to={ROUTES.authentication} onClick={closeMenu}>
-            Sign in
-          </Anchor>
+          <HeaderAccount onNavigate={closeMenu} />
         </Group>
       </AppShell.Header>
 
@@ -126,6 +129,7 @@ export function Shell() {
           </Suspense>
         </ErrorBoundary>
       </AppShell.Main>
+      <SessionOverlays />
     </AppShell>
   );
 }

@@ -6,7 +6,8 @@ export const API = 'http://localhost/api';
 
 /**
  * A small stand-in for the API the session needs (credits, coupons, handles, account deletion),
- * shaped per test through `fakeApi` and reset after each test by `resetFakeApi()`.
+ * answering in SPEC §7's `{ data }` envelope, shaped per test through `fakeApi` and reset after
+ * each test by `resetFakeApi()`.
  */
 interface FakeApiState {
   /** The balance `GET credits/get` answers with. */
@@ -51,7 +52,7 @@ export const defaultHandlers = [
   ...cognitoHandlers,
   http.get(`${API}/credits/get`, ({ request }) => {
     record(request);
-    return signedIn(request) ? HttpResponse.json({ credit: fakeApi.credits }) : unauthorized();
+    return signedIn(request) ? HttpResponse.json({ data: { credit: fakeApi.credits } }) : unauthorized();
   }),
   http.get(`${API}/coupon/:code`, ({ request, params }) => {
     record(request);
@@ -61,16 +62,18 @@ export const defaultHandlers = [
     if (credits === undefined) return HttpResponse.json({ message: 'Coupon not found' }, { status: 404 });
     fakeApi.coupons.delete(code);
     fakeApi.credits += credits;
-    return HttpResponse.json({ code, credits });
+    return HttpResponse.json({ data: { code, credits } });
   }),
   http.post(`${API}/users/available-username`, async ({ request }) => {
     record(request);
     if (!signedIn(request)) return unauthorized();
     const { preferred_username: handle } = (await request.json()) as { preferred_username: string };
-    return HttpResponse.json({ preferred_username: handle, available: !fakeApi.takenHandles.has(handle.toLowerCase()) });
+    return HttpResponse.json({
+      data: { preferred_username: handle, available: !fakeApi.takenHandles.has(handle.toLowerCase()) },
+    });
   }),
   http.delete(`${API}/users`, ({ request }) => {
     record(request);
-    return signedIn(request) ? HttpResponse.json({ deleted: true }) : unauthorized();
+    return signedIn(request) ? HttpResponse.json({ data: { deleted: true } }) : unauthorized();
   }),
 ];

@@ -1,0 +1,75 @@
+import { Anchor, Badge, Button, Group, Menu, Skeleton, Text } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { Link } from 'react-router-dom';
+import { SessionActorContext } from '@/components/session/session-context';
+import { ROUTES } from '@/config/routes';
+import { selectCreditBalance, selectCreditsLoading } from '@/machines/session/credits.selectors';
+import {
+  selectCreditsRef,
+  selectCurrentUser,
+  selectIsOffline,
+  selectIsSignedIn,
+  selectSessionStatus,
+} from '@/machines/session/session.selectors';
+
+/** The signed-in user's balance, "{n} credits", with a skeleton while it loads. */
+function CreditBalance() {
+  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
+  const balance = useSelector(creditsRef, (snapshot) => (snapshot ? selectCreditBalance(snapshot) : null));
+  const loading = useSelector(creditsRef, (snapshot) => (snapshot ? selectCreditsLoading(snapshot) : false));
+  if (balance === null && (loading || !creditsRef)) {
+    return <Skeleton height={20} width={80} radius="sm" role="status" aria-label="Credit balance" aria-busy="true" />;
+  }
+  return (
+    <Text component="span" fw={600} aria-label="Credit balance" aria-live="polite">
+      {balance === null ? '— credits' : `${balance} credits`}
+    </Text>
+  );
+}
+
+/**
+ * The right end of the header: signed in → balance and the account menu (and an offline note
+ * when the network is gone); signed out → a link to sign in.
+ */
+export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
+  const session = SessionActorContext.useActorRef();
+  const status = SessionActorContext.useSelector(selectSessionStatus);
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const offline = SessionActorContext.useSelector(selectIsOffline);
+
+  if (status === 'booting') return <Skeleton height={20} width={80} radius="sm" aria-hidden="true" />;
+  if (!signedIn || !user) {
+    return (
+      <Anchor component={Link} to={ROUTES.authentication} onClick={onNavigate}>
+        Sign in
+      </Anchor>
+    );
+  }
+  const name = user.attributes.preferred_username ?? user.attributes.email ?? user.username;
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {offline && (
+        <Badge color="yellow" variant="light" role="status">
+          offline — you stay signed in
+        </Badge>
+      )}
+      <CreditBalance />
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button variant="subtle" aria-label="Account menu" maw={220}>
+            <Text span truncate="end" inherit>
+              {name}
+            </Text>
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component={Link} to={ROUTES.account} onClick={onNavigate}>
+            Account
+          </Menu.Item>
+          <Menu.Item onClick={() => session.send({ type: 'session.signOut' })}>Sign out</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
