@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MENU } from '@/config/menu';
-import { AccountScreen } from '@/screens/account/account-screen';
-import { AuthenticationScreen } from '@/screens/authentication/authentication-screen';
 import { NotFoundScreen } from '@/screens/not-found/not-found-screen';
 import { ProfileScreen } from '@/screens/profile/profile-screen';
 import { GroupIndexScreen } from '@/screens/tools/group-index-screen';
@@ -14,25 +12,6 @@ describe('not-found screen', () => {
     render(<NotFoundScreen />);
     expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
-  });
-});
-
-describe('account screen', () => {
-  it('asks the visitor to sign in, with a link to /authentication', () => {
-    render(<AccountScreen />);
-    expect(screen.getByRole('heading', { level: 1, name: 'Account' })).toBeInTheDocument();
-    expect(screen.getByText('You need to sign in to see your account.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/authentication');
-  });
-});
-
-describe('authentication screen', () => {
-  it('is titled "Sign in" and says honestly that sign-in is not there yet, without a form', () => {
-    render(<AuthenticationScreen />);
-    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
-    expect(screen.getByText(/arrives with the session work/)).toBeInTheDocument();
-    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
-    expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 });
 

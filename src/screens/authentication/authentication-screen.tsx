@@ -1,21 +1,63 @@
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { PageLoader } from '@/components/page-loader';
+import { SessionActorContext } from '@/components/session/session-context';
 import { ROUTES } from '@/config/routes';
+import {
+  selectAuthView,
+  selectCurrentUser,
+  selectHandle,
+  selectIsSignedIn,
+  selectSessionStatus,
+} from '@/machines/session/session.selectors';
+import { MfaCodeForm, MfaSelectionForm } from '@/screens/authentication/mfa-forms';
+import { NewPasswordForm } from '@/screens/authentication/new-password-form';
+import { ForgotPasswordForm, ResetPasswordForm } from '@/screens/authentication/password-reset-forms';
+import { SignInForm } from '@/screens/authentication/sign-in-form';
+import { ConfirmSignUpForm, SignUpForm } from '@/screens/authentication/sign-up-forms';
 
-/** A placeholder that tells the truth: there is no sign-in form until the session work arrives. */
-export function AuthenticationScreen() {
+const VIEWS = {
+  signIn: SignInForm,
+  signUp: SignUpForm,
+  confirmSignUp: ConfirmSignUpForm,
+  forgotPassword: ForgotPasswordForm,
+  resetPassword: ResetPasswordForm,
+  mfaSelection: MfaSelectionForm,
+  mfaCode: MfaCodeForm,
+  newPassword: NewPasswordForm,
+} as const;
+
+/** Someone already signed in sees who they are and where to go (the session moves them on too). */
+function SignedIn() {
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const handle = SessionActorContext.useSelector(selectHandle);
+  const name = handle ? `@${handle}` : (user?.attributes.email ?? user?.username ?? '');
   return (
-    <Container size="sm" py="xl">
-      <Stack gap="md">
-        <Title order={1}>Sign in</Title>
-        <Text>
-          Signing in is not available yet: it arrives with the session work. Until then you can look
-          around the tools without an account.
-        </Text>
-        <Anchor component={Link} to={ROUTES.home}>
-          Back to the home page
+    <Stack gap="md">
+      <Title order={1}>Sign in</Title>
+      <Text>You are signed in as {name}.</Text>
+      {handle ? (
+        <Anchor component={Link} to={ROUTES.profile(handle)}>
+          Go to your profile
         </Anchor>
-      </Stack>
+      ) : (
+        <Anchor component={Link} to={ROUTES.account}>
+          Choose your handle on the account page
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+/** /authentication: the step of signing in (or up) the session is at. */
+export function AuthenticationScreen() {
+  const status = SessionActorContext.useSelector(selectSessionStatus);
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const view = SessionActorContext.useSelector(selectAuthView);
+  const View = VIEWS[view];
+  return (
+    <Container size="xs" py="xl">
+      {status === 'booting' ? <PageLoader /> : signedIn ? <SignedIn /> : <View key={view} />}
     </Container>
   );
 }

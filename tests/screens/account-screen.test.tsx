@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { fakePool } from '../msw/cognito';
+import { fakeApi } from '../msw/handlers';
+import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
+import { alice, signedInAs } from './session-helpers';
+
+const user = userEvent.setup();
+
+describe('/account', () => {
+  it('asks a signed-out visitor to sign in', async () => {
+    renderApp('/account');
+    expect(await screen.findByText('You need to sign in to see your account.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/authentication');
+  });
+
+  it('shows the current handle of a signed-in user', async () => {
+    await signedInAs(alice);
+    renderApp('/account');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account' })).toBeInTheDocument();
+    expect(await screen.findByRole('textbox', { name: 'Handle' })).toHaveValue('alice');
+  });
+
+  it('checks the handle format before asking the server', async () => {
+    await signedInAs(alice);
+    renderApp('/account');
+    const handle = await screen.findByRole('textbox', { name: 'Handle' });
+    await waitFor(() => expect(handle).toHaveValue('alice'));
+    await user.clear(handle);
+    await user.type(handle, 'a b');
+    await user.click(screen.getByRole('button', { name: 'Save handle' }));
+    expect(await screen.findByText('A handle has 3 to 30 characters: letters, digits, "_", "." or "-".', { selector: '.mantine-InputWrapper-error' })).toBeInTheDocument();
+    expect(fakeApi.calls).not.toContain('POST users/available-username');
+  });
+
+  it('says so when the handle is taken, and keeps the old one', async () => {
+    await signedInAs(alice);
+    fakeApi.takenHandles.add('bob');
+    const { router } = renderApp('/account');
+    const handle = await screen.findByRole('textbox', { name: 'Handle' });
+    await waitFor(() => expect(handle).toHaveValue('alice'));
+    await user.clear(handle);
+    await user.type(handle, 'bob');
+    await user.click(screen.getByRole('button', { name: 'Save handle' }));
+    expect(await screen.findByText('Handle not Available')).toBeInTheDocument();
+    expect(screen.getByText('Your handle is not available Please choose another.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account');
+    expect(fakePool.user('alice@example.com')?.attributes.preferred_username).toBe('alice');
+  });
+
+  it('saves a free handle and moves to the new profile', async () => {
+    await signedInAs({ username: 'carol@example.com' });
+    const { router } = renderApp('/account');
+    const handle = await screen.findByRole('textbox', { name: 'Handle' });
+    await user.type(handle, 'carol_films');
+    await user.click(screen.getByRole('button', { name: 'Save handle' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/@carol_films'));
+    expect(await screen.findByRole('heading', { level: 1, name: '@carol_films' })).toBeInTheDocument();
+    expect(fakePool.user('carol@example.com')?.attributes.preferred_username).toBe('carol_films');
+    expect(fakeApi.calls).toContain('POST users/available-username');
+  });
+
+  it('deletes the account only after DELETE is typed, then signs out to /', async () => {
+    await signedInAs(alice);
+    const { router } = renderApp('/account');
+    const section = await screen.findByRole('region', { name: 'Delete account' });
+    const button = within(section).getByRole('button', { name: 'Delete my account' });
+    expect(button).toBeDisabled();
+    await user.type(within(section).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'delete');
+    expect(button).toBeDisabled();
+    await user.clear(within(section).getByRole('textbox', { name: 'Type DELETE to confirm' }));
+    await user.type(within(section).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
+    expect(button).toBeEnabled();
+    await user.click(button);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fakeApi.calls).toContain('DELETE users');
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('signs out to /', async () => {
+    await signedInAs(alice);
+    const { router } = renderApp('/account');
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('does not offer a handle or deletion to the shared guest account', async () => {
+    await signedInAs({ username: 'guest', password: 'guest-password', attributes: { preferred_username: 'guest' } });
+    renderApp('/account');
+    expect(await screen.findByText(/guest account is shared/)).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Handle' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete my account' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+});
