@@ -1,7 +1,7 @@
 import { AMPLIFY_SYMBOL } from '@aws-amplify/core/internals/utils';
 import { Hub } from 'aws-amplify/utils';
 import { vi } from 'vitest';
-import { createActor, fromCallback, fromPromise } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
@@ -60,8 +60,6 @@ export function createFakes() {
     confirmPasswordReset: vi.fn<(input: { email: string; code: string; newPassword: string }) => Promise<void>>(async () => {}),
     signOut: vi.fn<() => Promise<void>>(async () => {}),
     refreshSession: vi.fn<() => Promise<boolean>>(async () => true),
-    accessToken: vi.fn<() => Promise<string | null>>(async () => ACCESS_TOKEN),
-    redeemCoupon: vi.fn<(code: string) => Promise<{ credits: number }>>(async () => ({ credits: 50 })),
     checkHandle: vi.fn<(handle: string) => Promise<boolean>>(async () => true),
     saveHandle: vi.fn<(handle: string) => Promise<void>>(async () => {}),
     deleteAccount: vi.fn<() => Promise<void>>(async () => {}),
@@ -74,10 +72,10 @@ export function createFakes() {
 export type Fakes = ReturnType<typeof createFakes>;
 
 /**
- * The session machine with every service call replaced by `fakes`. The redirect, coupon and
- * storage logic stays real (only the token and the coupon call are faked), and so does the Hub
- * listener: tests dispatch real Amplify Hub events with `dispatchAuth`. Network status comes from
- * window events, as in the browser.
+ * The session machine with its Amplify and API calls replaced by `fakes`. The redirect, coupon
+ * and local-storage steps keep their real actors (test files mock `getAccessToken` and
+ * `redeemCoupon` underneath them with `vi.mock`), the Hub listener stays real (tests dispatch
+ * Amplify Hub events with `dispatchAuth`), and the network status comes from window events.
  */
 export function provideSession(fakes: Fakes) {
   return sessionMachine.provide({
@@ -107,11 +105,7 @@ export function provideSession(fakes: Fakes) {
   });
 }
 
-/**
- * The same, but the redirect and coupon actors keep their real code; their service calls are
- * mocked through `vi.mock` in the test files that need it. Exported for the graph test, which
- * only needs the machine definition.
- */
+/** Starts the session with `fakes`; `emitted` collects what it asks the app to do. */
 export function startSession(options: { fakes?: Fakes; input?: Partial<SessionInput> } = {}) {
   const fakes = options.fakes ?? createFakes();
   const emitted: SessionEmitted[] = [];
@@ -127,6 +121,3 @@ export function startSession(options: { fakes?: Fakes; input?: Partial<SessionIn
 export function dispatchAuth(event: string, data?: unknown) {
   Hub.dispatch('auth', data === undefined ? { event } : ({ event, data } as never), 'Auth', AMPLIFY_SYMBOL);
 }
-
-/** A Hub listener that does nothing: for tests that want no Hub at all. */
-export const silentAuthEvents = fromCallback(() => () => {});
