@@ -1,7 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { API } from '../msw/handlers';
-import { fakeApi } from '../msw/handlers';
+import { API, fakeApi } from '../msw/handlers';
 import { server } from '../msw/server';
 import { alice, signedInAs } from '../screens/session-helpers';
 import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
@@ -29,6 +28,21 @@ describe('header', () => {
     await user.click(menu);
     expect(await screen.findByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
     expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('shows a placeholder for the balance while it loads', async () => {
+    server.use(
+      http.get(`${API}/credits/get`, async () => {
+        await delay(300);
+        return HttpResponse.json({ data: { credit: 7 } });
+      }),
+    );
+    await signedInAs(alice);
+    renderApp('/ai-image/');
+    const header = screen.getByRole('banner');
+    await within(header).findByRole('button', { name: 'Account menu' });
+    expect(within(header).getByLabelText('Credit balance')).toHaveAttribute('aria-busy', 'true');
+    await waitFor(() => expect(within(header).getByLabelText('Credit balance')).toHaveTextContent('7 credits'));
   });
 
   it('opens the account page from the menu', async () => {

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 
 /**
  * A fake Cognito user pool for Amplify, as msw handlers on `POST http://localhost/cognito` (the
@@ -64,6 +64,8 @@ const state = {
   calls: [] as CognitoOperation[],
   /** Seconds an access / ID token lives. */
   tokenLifetimeSeconds: 3600,
+  /** Milliseconds every answer waits, to see what the app shows meanwhile. */
+  latencyMs: 0,
   nextSub: 1,
 };
 
@@ -194,6 +196,10 @@ export const fakePool = {
   set tokenLifetimeSeconds(seconds: number) {
     state.tokenLifetimeSeconds = seconds;
   },
+
+  set latencyMs(milliseconds: number) {
+    state.latencyMs = milliseconds;
+  },
 };
 
 export function resetFakePool(): void {
@@ -201,6 +207,7 @@ export function resetFakePool(): void {
   state.failures.clear();
   state.calls.length = 0;
   state.tokenLifetimeSeconds = 3600;
+  state.latencyMs = 0;
   state.nextSub = 1;
   fakePool.code = '123456';
 }
@@ -435,6 +442,7 @@ export const cognitoHandlers = [
     const operation = target.replace(/^AWSCognitoIdentityProviderService\./, '');
     if (!isOperation(operation)) return error(400, 'UnknownOperationException', `Unknown operation ${target}`);
     state.calls.push(operation);
+    if (state.latencyMs > 0) await delay(state.latencyMs);
     const failure = takeFailure(operation);
     if (failure) {
       // A bare HTTP failure still has a JSON body, as AWS gateways answer.

@@ -1,6 +1,8 @@
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { fakePool } from '../msw/cognito';
-import { fakeApi } from '../msw/handlers';
+import { API, fakeApi } from '../msw/handlers';
+import { server } from '../msw/server';
 import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 import { alice, signedInAs } from './session-helpers';
 
@@ -57,6 +59,22 @@ describe('/account', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '@carol_films' })).toBeInTheDocument();
     expect(fakePool.user('carol@example.com')?.attributes.preferred_username).toBe('carol_films');
     expect(fakeApi.calls).toContain('POST users/available-username');
+  });
+
+  it('shows a loader on "Save handle" while the handle is checked', async () => {
+    server.use(
+      http.post(`${API}/users/available-username`, async () => {
+        await delay(300);
+        return HttpResponse.json({ data: { preferred_username: 'slow_one', available: false } });
+      }),
+    );
+    await signedInAs({ username: 'carol@example.com' });
+    renderApp('/account');
+    await user.type(await screen.findByRole('textbox', { name: 'Handle' }), 'slow_one');
+    await user.click(screen.getByRole('button', { name: 'Save handle' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save handle' })).toHaveAttribute('data-loading', 'true'));
+    expect(await screen.findByText('Handle not Available')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save handle' })).not.toHaveAttribute('data-loading'));
   });
 
   it('deletes the account only after DELETE is typed, then signs out to /', async () => {

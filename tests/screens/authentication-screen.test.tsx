@@ -34,6 +34,17 @@ describe('/authentication: signing in', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
   });
 
+  it('disables the button and shows a loader while the sign-in runs', async () => {
+    fakePool.addUser(alice);
+    fakePool.latencyMs = 300;
+    renderApp('/authentication');
+    await fillSignIn('alice@example.com', 'correct-password');
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    await waitFor(() => expect(button).toBeDisabled());
+    expect(button).toHaveAttribute('data-loading', 'true');
+    expect(screen.getByRole('button', { name: 'Continue as guest' })).toBeDisabled();
+  });
+
   it('refuses an empty form without asking the pool', async () => {
     renderApp('/authentication');
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
@@ -96,6 +107,7 @@ describe('/authentication: creating an account', () => {
     await user.type(screen.getByLabelText('Password'), 'simple');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Confirm your e-mail' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('We sent a code to n***@e***');
 
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Enter the code.')).toBeInTheDocument();
