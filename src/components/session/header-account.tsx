@@ -38,7 +38,10 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
   const user = SessionActorContext.useSelector(selectCurrentUser);
   const offline = SessionActorContext.useSelector(selectIsOffline);
 
-  if (status === 'booting') return <Skeleton height={20} width={80} radius="sm" aria-hidden="true" />;
+  // Until the session knows who is there, neither "Sign in" nor an account shows.
+  if (status === 'booting' || (status === 'loadingUser' && !user)) {
+    return <Skeleton height={20} width={80} radius="sm" aria-hidden="true" />;
+  }
   if (!signedIn || !user) {
     return (
       <Anchor component={Link} to={ROUTES.authentication} onClick={onNavigate}>
