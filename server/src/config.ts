@@ -13,26 +13,8 @@ import { UPLOAD_RULES } from '../../src/config/limits.ts';
 export const STARTING_CREDIT_GRANT = 100;
 export const STARTING_CREDIT_REASON = 'Welcome credits';
 
-/** A public handle (preferred_username): 3–30 letters, digits, `_`, `.` or `-`. */
-export const HANDLE_PATTERN = /^[A-Za-z0-9_.-]{3,30}$/;
-export const HANDLE_RULE = 'A handle has 3 to 30 characters: letters, digits, "_", "." or "-".';
-
-/**
- * Handles nobody may take: the shared guest account's name and words that would read as
- * Kinora speaking (compared case-insensitively).
- */
-export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
-  'guest',
-  'admin',
-  'administrator',
-  'kinora',
-  'support',
-  'api',
-  'cognito',
-  'local',
-  'root',
-  'system',
-]);
+// The handle rule is shared with the web app, which checks it before sending.
+export { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../../src/config/handle.ts';
 
 /** The Authorization header is the raw access token (SPEC §7); a `Bearer ` prefix is tolerated. */
 export const BEARER_PREFIX = /^Bearer\s+/i;

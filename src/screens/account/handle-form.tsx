@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { SessionActorContext } from '@/components/session/session-context';
 import { selectHandle, selectHandleStatus } from '@/machines/session/session.selectors';
-import { HANDLE_PATTERN, HANDLE_RULE } from '@/screens/account/handle-rule';
+import { HANDLE_PATTERN, HANDLE_RULE } from '@/config/handle';
 
 const handleSchema = z.object({ handle: z.string().trim().regex(HANDLE_PATTERN, HANDLE_RULE) });
 
