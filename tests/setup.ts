@@ -20,8 +20,17 @@ globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObse
 window.scrollTo = () => {};
 Element.prototype.scrollIntoView ??= () => {};
 
-// Amplify as the app configures it, pointed at the fake user pool of tests/msw/cognito.ts.
+// Amplify as the app configures it, pointed at the fake user pool of tests/msw/cognito.ts. Its
+// warning that the endpoint is custom is expected here (the fake pool is the point) and would
+// otherwise fill every test file's output; anything else it says still reaches the console.
+const warn = console.warn;
+console.warn = (...args: unknown[]) => {
+  if (!args.some((arg) => typeof arg === 'string' && arg.includes('custom Amazon Amazon Cognito User Pool endpoint'))) {
+    warn(...args);
+  }
+};
 configureAuth(loadEnv());
+console.warn = warn;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
