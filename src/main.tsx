@@ -29,7 +29,8 @@ if (env instanceof EnvError) {
   console.error(env.message);
   root.render(<EnvErrorPage issues={env.issues} />);
 } else {
-  configureAuth(env);
+  // Amplify loads beside the first render; a failed download is retried by the first auth call.
+  configureAuth(env).catch(() => undefined);
   const telemetry = initTelemetry(env);
   root.render(
     <StrictMode>

@@ -29,7 +29,7 @@ console.warn = (...args: unknown[]) => {
     warn(...args);
   }
 };
-configureAuth(loadEnv());
+await configureAuth(loadEnv());
 console.warn = warn;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -1,26 +1,10 @@
-import { Amplify } from 'aws-amplify';
 import type { ResourcesConfig } from 'aws-amplify';
-import {
-  confirmResetPassword as amplifyConfirmResetPassword,
-  confirmSignIn as amplifyConfirmSignIn,
-  confirmSignUp as amplifyConfirmSignUp,
-  confirmUserAttribute,
-  fetchAuthSession,
-  fetchUserAttributes,
-  getCurrentUser,
-  resendSignUpCode as amplifyResendSignUpCode,
-  resetPassword as amplifyResetPassword,
-  sendUserAttributeVerificationCode,
-  signIn,
-  signInWithRedirect as amplifySignInWithRedirect,
-  signOut as amplifySignOut,
-  signUp as amplifySignUp,
-  updateUserAttributes,
-} from 'aws-amplify/auth';
 import type { SignInOutput } from 'aws-amplify/auth';
+import type * as AmplifyAuthModule from 'aws-amplify/auth';
 import { Hub } from 'aws-amplify/utils';
 import type { AuthFlowType, Env, SocialProvider } from '@/config/env';
 import { MESSAGES } from '@/config/messages';
+import { isChunkLoadError } from '@/lib/chunk-load';
 import { ApiError, isApiError } from '@/services/api-error';
 
 /**
@@ -69,8 +53,37 @@ export const buildAuthConfig = (env: Env, origin: string): ResourcesConfig => ({
  */
 export const signInOptionsFor = (env: Env) => ({ authFlowType: env.authFlowType });
 
-export const configureAuth = (env: Env): void => {
-  Amplify.configure(buildAuthConfig(env, window.location.origin));
+type AmplifyAuth = typeof AmplifyAuthModule;
+
+/**
+ * Amplify's auth code is a large share of the app's JavaScript, so it is loaded beside the first
+ * render instead of before it: `configureAuth` starts loading and configuring it, and every
+ * function below waits for that. A failed download (offline) is tried again on the next call.
+ */
+let authConfig: ResourcesConfig | null = null;
+let amplifyAuthLoading: Promise<AmplifyAuth> | null = null;
+
+const amplifyAuth = (): Promise<AmplifyAuth> => {
+  const config = authConfig;
+  if (!config) return Promise.reject(new Error('configureAuth(env) must run before any sign-in call'));
+  amplifyAuthLoading ??= Promise.all([import('aws-amplify'), import('aws-amplify/auth')]).then(
+    ([{ Amplify }, auth]) => {
+      Amplify.configure(config);
+      return auth;
+    },
+    (error: unknown) => {
+      amplifyAuthLoading = null;
+      throw error;
+    },
+  );
+  return amplifyAuthLoading;
+};
+
+/** Configures Amplify for this environment; resolves once it is loaded and configured. */
+export const configureAuth = async (env: Env): Promise<void> => {
+  authConfig = buildAuthConfig(env, window.location.origin);
+  amplifyAuthLoading = null;
+  await amplifyAuth();
 };
 
 /**
@@ -79,8 +92,9 @@ export const configureAuth = (env: Env): void => {
  * "Auth session was not found." error of SPEC §8.
  */
 export const getAccessToken = async (): Promise<string | null> => {
-  let session: Awaited<ReturnType<typeof fetchAuthSession>>;
+  let session: Awaited<ReturnType<AmplifyAuth['fetchAuthSession']>>;
   try {
+    const { fetchAuthSession } = await amplifyAuth();
     session = await fetchAuthSession();
   } catch (error) {
     throw new ApiError(MESSAGES.noSession, { kind: 'auth', cause: error });
@@ -135,6 +149,8 @@ export const isNetworkError = (error: unknown): boolean => {
     if (errorName(current) === 'NetworkError') return true;
     if (isApiError(current) && current.kind === 'network') return true;
     if (current instanceof TypeError && /fetch|network/i.test(current.message)) return true;
+    // Amplify's own code arrives as a lazy chunk; not getting it is being offline too.
+    if (isChunkLoadError(current)) return true;
     current = current instanceof Error ? current.cause : undefined;
   }
   return false;
@@ -149,7 +165,8 @@ export const errorMessage = (error: unknown, fallback: string = MESSAGES.apiErro
  * a revoked session) are thrown for the caller to tell apart with `isNetworkError`.
  */
 export const loadCurrentUser = async (): Promise<CurrentUser | null> => {
-  let user: Awaited<ReturnType<typeof getCurrentUser>>;
+  const { fetchAuthSession, fetchUserAttributes, getCurrentUser } = await amplifyAuth();
+  let user: Awaited<ReturnType<AmplifyAuth['getCurrentUser']>>;
   try {
     user = await getCurrentUser();
   } catch (error) {
@@ -222,6 +239,7 @@ export const signInWithPassword = async (input: {
   password: string;
   authFlowType: AuthFlowType;
 }): Promise<SignInStep> => {
+  const { signIn } = await amplifyAuth();
   const { nextStep } = await signIn({
     username: input.username,
     password: input.password,
@@ -232,15 +250,21 @@ export const signInWithPassword = async (input: {
 
 /** Answers the step Cognito asked for: an MFA method, an MFA code or a new password. */
 export const confirmSignIn = async (challengeResponse: string): Promise<SignInStep> => {
+  const { confirmSignIn: amplifyConfirmSignIn } = await amplifyAuth();
   const { nextStep } = await amplifyConfirmSignIn({ challengeResponse });
   return mapSignInStep(nextStep);
 };
 
 /** Leaves the page for the pool's hosted UI; Hub `signedIn` follows when the browser comes back. */
-export const signInWithRedirect = (input: { provider: SocialProvider }): Promise<void> =>
-  amplifySignInWithRedirect({ provider: input.provider });
+export const signInWithRedirect = async (input: { provider: SocialProvider }): Promise<void> => {
+  const { signInWithRedirect: amplifySignInWithRedirect } = await amplifyAuth();
+  await amplifySignInWithRedirect({ provider: input.provider });
+};
 
-export const signOut = (): Promise<void> => amplifySignOut();
+export const signOut = async (): Promise<void> => {
+  const { signOut: amplifySignOut } = await amplifyAuth();
+  await amplifySignOut();
+};
 
 // ---------------------------------------------------------------------------------------------
 // Sign-up and password reset (the pool's username is the e-mail address)
@@ -252,6 +276,7 @@ export interface SignUpResult {
 }
 
 export const signUp = async (input: { email: string; password: string }): Promise<SignUpResult> => {
+  const { signUp: amplifySignUp } = await amplifyAuth();
   const { nextStep } = await amplifySignUp({
     username: input.email,
     password: input.password,
@@ -263,22 +288,26 @@ export const signUp = async (input: { email: string; password: string }): Promis
 };
 
 export const confirmSignUp = async (input: { email: string; code: string }): Promise<void> => {
+  const { confirmSignUp: amplifyConfirmSignUp } = await amplifyAuth();
   await amplifyConfirmSignUp({ username: input.email, confirmationCode: input.code });
 };
 
 /** Sends a new sign-up code; resolves to where it went (a masked address), when Cognito says. */
 export const resendSignUpCode = async (email: string): Promise<{ destination?: string }> => {
+  const { resendSignUpCode: amplifyResendSignUpCode } = await amplifyAuth();
   const { destination } = await amplifyResendSignUpCode({ username: email });
   return destination ? { destination } : {};
 };
 
 export const resetPassword = async (email: string): Promise<{ destination?: string }> => {
+  const { resetPassword: amplifyResetPassword } = await amplifyAuth();
   const { nextStep } = await amplifyResetPassword({ username: email });
   const destination = nextStep.codeDeliveryDetails.destination;
   return destination ? { destination } : {};
 };
 
 export const confirmResetPassword = async (input: { email: string; code: string; newPassword: string }): Promise<void> => {
+  const { confirmResetPassword: amplifyConfirmResetPassword } = await amplifyAuth();
   await amplifyConfirmResetPassword({
     username: input.email,
     confirmationCode: input.code,
@@ -295,22 +324,26 @@ export const confirmResetPassword = async (input: { email: string; code: string;
  * clears the tokens itself). Network and service failures are thrown.
  */
 export const refreshSession = async (): Promise<boolean> => {
+  const { fetchAuthSession } = await amplifyAuth();
   const session = await fetchAuthSession({ forceRefresh: true });
   return session.tokens !== undefined;
 };
 
 /** Sets the public handle (Cognito's preferred_username). */
 export const updateHandle = async (handle: string): Promise<void> => {
+  const { updateUserAttributes } = await amplifyAuth();
   await updateUserAttributes({ userAttributes: { preferred_username: handle } });
 };
 
 /** Sends a code to the user's e-mail address; resolves to the masked address, when given. */
 export const sendEmailVerificationCode = async (): Promise<string | null> => {
+  const { sendUserAttributeVerificationCode } = await amplifyAuth();
   const details = await sendUserAttributeVerificationCode({ userAttributeKey: 'email' });
   return details.destination ?? null;
 };
 
 export const confirmEmailVerification = async (code: string): Promise<void> => {
+  const { confirmUserAttribute } = await amplifyAuth();
   await confirmUserAttribute({ userAttributeKey: 'email', confirmationCode: code });
 };
 

@@ -97,18 +97,18 @@ describe('buildAuthConfig', () => {
 });
 
 describe('getAccessToken (real Amplify, tokens in local storage)', () => {
-  it('configures Amplify with the resolved endpoint', () => {
-    configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
+  it('configures Amplify with the resolved endpoint', async () => {
+    await configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
     expect(Amplify.getConfig().Auth?.Cognito.userPoolEndpoint).toBe(`${window.location.origin}/cognito`);
   });
 
   it('is null when nobody is signed in', async () => {
-    configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
+    await configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
     await expect(getAccessToken()).resolves.toBeNull();
   });
 
   it('is the raw access token when signed in', async () => {
-    configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
+    await configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
     const accessToken = jwt({ sub: 'sub-1', username: 'ada', exp: nowSeconds() + 3600, token_use: 'access' });
     storeSignedInTokens(accessToken, jwt({ sub: 'sub-1', exp: nowSeconds() + 3600, token_use: 'id' }));
 
@@ -116,7 +116,7 @@ describe('getAccessToken (real Amplify, tokens in local storage)', () => {
   });
 
   it('fails with "Auth session was not found." when the session cannot be fetched', async () => {
-    configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
+    await configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
     const expired = nowSeconds() - 60;
     storeSignedInTokens(
       jwt({ sub: 'sub-1', username: 'ada', exp: expired, token_use: 'access' }),

@@ -21,7 +21,7 @@ function CreditBalance() {
     return <Skeleton height={20} width={80} radius="sm" role="status" aria-label="Credit balance" aria-busy="true" />;
   }
   return (
-    <Text component="span" fw={600} aria-label="Credit balance" aria-live="polite">
+    <Text component="span" fw={600} role="status" aria-label="Credit balance">
       {balance === null ? '— credits' : `${balance} credits`}
     </Text>
   );

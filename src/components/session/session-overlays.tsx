@@ -1,8 +1,19 @@
 import { shallowEqual } from '@xstate/react';
+import { lazy, Suspense } from 'react';
 import { SessionActorContext } from '@/components/session/session-context';
-import { SessionModalDialog } from '@/components/session/session-modals';
-import { VerifyEmailModal } from '@/components/session/verify-email-modal';
+import { LAZY_IMPORT_RETRY_DELAYS_MS } from '@/config/limits';
+import { retryImport } from '@/lib/chunk-load';
 import { selectEmailVerificationRef, selectModal } from '@/machines/session/session.selectors';
+
+// Most visits never show either overlay, so their forms and dialogs are loaded only when needed.
+const VerifyEmailModal = lazy(async () => ({
+  default: (await retryImport(() => import('@/components/session/verify-email-modal'), LAZY_IMPORT_RETRY_DELAYS_MS))
+    .VerifyEmailModal,
+}));
+const SessionModalDialog = lazy(async () => ({
+  default: (await retryImport(() => import('@/components/session/session-modals'), LAZY_IMPORT_RETRY_DELAYS_MS))
+    .SessionModalDialog,
+}));
 
 /**
  * The overlays the session shows on any page: the Verify Email modal while the e-mail
@@ -13,10 +24,10 @@ export function SessionOverlays() {
   const modal = SessionActorContext.useSelector(selectModal, shallowEqual);
   const verification = SessionActorContext.useSelector(selectEmailVerificationRef);
   return (
-    <>
+    <Suspense fallback={null}>
       {/* A new child (another user) gets a fresh form. */}
       {verification && <VerifyEmailModal key={verification.id} verification={verification} />}
-      <SessionModalDialog modal={modal} onConfirm={() => session.send({ type: 'modal.confirm' })} />
-    </>
+      {modal && <SessionModalDialog modal={modal} onConfirm={() => session.send({ type: 'modal.confirm' })} />}
+    </Suspense>
   );
 }
