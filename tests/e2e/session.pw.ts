@@ -1,24 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { MESSAGES } from '../../src/config/messages';
 import { createAccount, freshEmail, freshHandle, mailboxCode, PASSWORD, readCodeFromMailbox } from './helpers/accounts';
+import { balance, signIn, watchPageErrors } from './helpers/ui';
 
 /**
  * The session lifecycle as a person lives it, against `npm start`'s stack: the real API server,
  * PGlite and the cognito-local emulator behind the /cognito front (playwright.config.ts).
  */
-
-function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
 
 /** Opens a URL signed out, lets the app read its query, then goes to sign in through the header link. */
 async function openThenSignIn(page: Page, url: string, email: string): Promise<void> {
@@ -34,8 +22,6 @@ async function signOut(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
 }
-
-const balance = (page: Page) => page.getByLabel('Credit balance');
 
 test('sign up, confirm, verify the e-mail, choose a handle, reload, sign out', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -105,8 +91,20 @@ test('"Continue as guest" signs in as the shared guest and shows the welcome mod
   for (const point of MESSAGES.guestWelcome.points) await expect(modal.getByText(point)).toBeVisible();
   await modal.getByRole('button', { name: 'Confirm' }).click();
   await expect(modal).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-  await expect(balance(page)).toHaveText(/\d+ credits/);
+  await expect(balance(page)).toHaveText(/^\d+ credits$/);
+
+  // The account signed in is the seeded guest (guest@kinora.local), not merely someone.
+  const menu = page.getByRole('button', { name: 'Account menu' });
+  await expect(menu).toHaveText(/guest/i);
+  await menu.click();
+  await page.getByRole('menuitem', { name: 'Account' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+  await expect(page.getByText('Signed in as the shared guest account.')).toBeVisible();
+  await expect(page.getByText(/The guest account is shared, so its handle cannot be changed and it cannot be deleted/)).toBeVisible();
+  // The guest's page is the limited one: no handle to choose, nothing to delete.
+  await expect(page.getByRole('textbox', { name: 'Handle' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete my account' })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

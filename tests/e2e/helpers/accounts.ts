@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from './stack';
+import { totp } from './totp';
 
 export const PASSWORD = 'e2e-secret-1';
 
@@ -90,4 +91,29 @@ export async function createAccount(request: APIRequestContext, options: { prefi
 /** A handle nobody has: letters, digits and "-" (3–30 characters). */
 export function freshHandle(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.slice(0, 30);
+}
+
+/**
+ * Set-up for the authenticator-app sign-in: the person has already paired an app (what the
+ * server test tests/server/totp-sign-in.test.ts does through the same /cognito front):
+ * AssociateSoftwareToken, VerifySoftwareToken with a computed code, then TOTP as the preferred MFA.
+ * Returns the app's secret, from which the test computes the codes the app would show.
+ */
+export async function enableAuthenticatorApp(request: APIRequestContext, email: string, password = PASSWORD): Promise<string> {
+  const ClientId = await appClientId();
+  const { AuthenticationResult } = await cognito<{ AuthenticationResult: { AccessToken: string } }>(request, 'InitiateAuth', {
+    ClientId,
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    AuthParameters: { USERNAME: email, PASSWORD: password },
+  });
+  const AccessToken = AuthenticationResult.AccessToken;
+  const { SecretCode } = await cognito<{ SecretCode: string }>(request, 'AssociateSoftwareToken', { AccessToken });
+  const verified = await cognito<{ Status?: string }>(request, 'VerifySoftwareToken', {
+    AccessToken,
+    UserCode: totp(SecretCode),
+    FriendlyDeviceName: 'e2e phone',
+  });
+  if (verified.Status !== 'SUCCESS') throw new Error(`VerifySoftwareToken answered ${JSON.stringify(verified)}`);
+  await cognito(request, 'SetUserMFAPreference', { AccessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } });
+  return SecretCode;
 }
