@@ -53,6 +53,13 @@ export const CREDITS_FETCH_RETRIES = 2;
 export const CREDITS_FETCH_RETRY_DELAY_MS = 1000;
 
 export const IDENTITY_CREDENTIALS_REFRESH_MS = 50 * 60 * 1000;
+/**
+ * While the browser says it is online but the user cannot be loaded for want of a network (the
+ * sign-in server is unreachable), the session tries again after this wait, doubling each time…
+ */
+export const NETWORK_RETRY_BASE_MS = 2000;
+/** …up to this wait between attempts. */
+export const NETWORK_RETRY_MAX_MS = 60_000;
 export const IDENTITY_RETRY_BACKOFF_CAP_MS = 300_000;
 /** Identity requests are retried on these statuses, on throttling and on time-outs (SPEC §8). */
 export const IDENTITY_RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];

@@ -47,12 +47,6 @@ export const buildAuthConfig = (env: Env, origin: string): ResourcesConfig => ({
   },
 });
 
-/**
- * Amplify takes the auth flow per sign-in call, not in its configuration; the sign-in actor
- * passes these options (the local emulator only speaks USER_PASSWORD_AUTH).
- */
-export const signInOptionsFor = (env: Env) => ({ authFlowType: env.authFlowType });
-
 type AmplifyAuth = typeof AmplifyAuthModule;
 
 /**
@@ -130,7 +124,8 @@ export const readGroupsClaim = (payload: Record<string, unknown> | undefined | n
   return Array.isArray(claim) ? claim.filter((group): group is string => typeof group === 'string') : [];
 };
 
-const errorName = (error: unknown): string | undefined =>
+/** The `name` of an error (Amplify's errors name the Cognito exception), if it has one. */
+export const errorName = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'name' in error && typeof error.name === 'string'
     ? error.name
     : undefined;
@@ -350,27 +345,31 @@ export const confirmEmailVerification = async (code: string): Promise<void> => {
 // ---------------------------------------------------------------------------------------------
 // Hub events (SPEC §4 "Auth events")
 
+/**
+ * The Hub events the app reacts to, named as the session machine receives them (services do not
+ * import machines, so the names live here and the machine takes them as they are).
+ */
 export type AuthEvent =
-  | { type: 'signedIn' }
-  | { type: 'signedOut' }
-  | { type: 'tokenRefresh' }
-  | { type: 'tokenRefreshFailure'; networkError: boolean }
-  | { type: 'signInWithRedirectFailure'; message: string };
+  | { type: 'auth.signedIn' }
+  | { type: 'auth.signedOut' }
+  | { type: 'auth.tokenRefreshed' }
+  | { type: 'auth.tokenRefreshFailed'; networkError: boolean }
+  | { type: 'auth.redirectFailed'; message: string };
 
 /** The Hub payloads the app reacts to, mapped to plain events; others give null. */
 export const mapAuthHubPayload = (payload: { event: string; data?: unknown }): AuthEvent | null => {
   const error = (payload.data as { error?: unknown } | undefined)?.error;
   switch (payload.event) {
     case 'signedIn':
-      return { type: 'signedIn' };
+      return { type: 'auth.signedIn' };
     case 'signedOut':
-      return { type: 'signedOut' };
+      return { type: 'auth.signedOut' };
     case 'tokenRefresh':
-      return { type: 'tokenRefresh' };
+      return { type: 'auth.tokenRefreshed' };
     case 'tokenRefresh_failure':
-      return { type: 'tokenRefreshFailure', networkError: isNetworkError(error) };
+      return { type: 'auth.tokenRefreshFailed', networkError: isNetworkError(error) };
     case 'signInWithRedirect_failure':
-      return { type: 'signInWithRedirectFailure', message: errorMessage(error, 'The sign-in with that provider failed.') };
+      return { type: 'auth.redirectFailed', message: errorMessage(error, 'The sign-in with that provider failed.') };
     default:
       return null;
   }

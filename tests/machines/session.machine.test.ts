@@ -97,11 +97,36 @@ describe('booting', () => {
     actor.stop();
   });
 
-  it('is signed out when the boot fails for another reason', async () => {
+  it('tries again with a doubling back-off, capped at a minute, while the browser says online but the server is unreachable', async () => {
+    vi.useFakeTimers();
     const fakes = freshFakes();
-    fakes.loadUser.mockRejectedValueOnce(new Error('Access Token has been revoked'));
+    fakes.loadUser.mockRejectedValue(Object.assign(new Error('Network error'), { name: 'NetworkError' }));
     const { actor } = startSession({ fakes });
+    const waiting = (s: SessionSnapshot) => s.matches({ booting: 'waitingForNetwork' });
+    await waitFor(actor, waiting);
+    expect(fakes.loadUser).toHaveBeenCalledTimes(1);
+
+    for (const [attempt, wait] of [2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000].entries()) {
+      vi.advanceTimersByTime(wait - 1);
+      expect(fakes.loadUser).toHaveBeenCalledTimes(attempt + 1);
+      vi.advanceTimersByTime(1);
+      expect(fakes.loadUser).toHaveBeenCalledTimes(attempt + 2);
+      await waitFor(actor, waiting);
+    }
+
+    fakes.loadUser.mockResolvedValue(buildUser());
+    vi.advanceTimersByTime(60_000);
+    await waitFor(actor, isReady);
+    actor.stop();
+  });
+
+  it('clears the tokens Amplify holds when the boot fails for another reason, then is signed out where it was', async () => {
+    const fakes = freshFakes();
+    fakes.loadUser.mockRejectedValueOnce(Object.assign(new Error('Access Token has been revoked'), { name: 'NotAuthorizedException' }));
+    const { actor, ofType } = startSession({ fakes, input: { location: { pathname: '/ai-image/text-to-image', search: '' } } });
     await waitFor(actor, isSignedOut);
+    expect(fakes.signOut).toHaveBeenCalledTimes(1);
+    expect(ofType('session.navigate')).toEqual([]);
     actor.stop();
   });
 });
@@ -125,6 +150,23 @@ describe('signing in', () => {
     });
     // On /authentication with a handle: to the profile, without leaving the sign-in page in history.
     expect(ofType('session.navigate')).toEqual([{ type: 'session.navigate', to: '/@ada', replace: true }]);
+    actor.stop();
+  });
+
+  it('loads the user after sign-in with a back-off when the server cannot be reached', async () => {
+    vi.useFakeTimers();
+    const { actor, fakes } = startSession();
+    await waitFor(actor, isSignedOut);
+    fakes.loadUser
+      .mockRejectedValueOnce(Object.assign(new Error('Network error'), { name: 'NetworkError' }))
+      .mockResolvedValue(buildUser());
+    actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
+    await waitFor(actor, (s) => s.matches({ signedIn: { flow: 'waitingForNetwork' } }));
+    expect(selectIsOffline(actor.getSnapshot())).toBe(true);
+    vi.advanceTimersByTime(2000);
+    await waitFor(actor, isReady);
+    // At boot (nobody), after the sign-in (no network), after the back-off.
+    expect(fakes.loadUser).toHaveBeenCalledTimes(3);
     actor.stop();
   });
 
@@ -630,6 +672,44 @@ describe('auth events from the Hub (SPEC §4)', () => {
     actor.stop();
   });
 
+  it('signedIn while signed in does not run the post-load steps again', async () => {
+    const guest = buildUser({ username: 'guest', attributes: { preferred_username: 'guest' } });
+    const { actor, fakes, ofType } = bootWith(guest, { input: { location: { pathname: '/', search: '?coupon_code=WELCOME50' } } });
+    await waitFor(actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    // During the post-load steps: they carry on, the user is reloaded afterwards.
+    dispatchAuth('signedIn');
+    expect(actor.getSnapshot().context.modals).toEqual([{ kind: 'guestWelcome' }]);
+    actor.send({ type: 'modal.confirm' });
+    await waitFor(actor, (s) => isReady(s) && s.matches({ signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 3);
+    expect(actor.getSnapshot().context.modals).toEqual([{ kind: 'coupon', credits: 50 }]);
+    actor.send({ type: 'modal.confirm' });
+
+    // Once ready: only the user and the credits.
+    const navigations = ofType('session.navigate').length;
+    const credits = fakes.fetchCredits.mock.calls.length;
+    dispatchAuth('signedIn');
+    await waitFor(actor, (s) => s.matches({ signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 4);
+    await waitFor(actor, () => fakes.fetchCredits.mock.calls.length === credits + 1);
+    expect(selectModal(actor.getSnapshot())).toBeNull();
+    expect(redeemCoupon).toHaveBeenCalledTimes(1);
+    expect(ofType('session.navigate')).toHaveLength(navigations);
+    actor.stop();
+  });
+
+  it('signedIn during a handle save lets the save finish, then reloads the user', async () => {
+    const { actor, fakes, ofType } = bootWith(buildUser());
+    await waitFor(actor, isReady);
+    actor.send({ type: 'session.setHandle', handle: 'ada_l' });
+    dispatchAuth('signedIn');
+    expect(selectHandleStatus(actor.getSnapshot())).toBe('checking');
+    await waitFor(actor, (s) => selectHandleStatus(s) === 'idle' && s.matches({ signedIn: { flow: { ready: 'idle' } } }));
+    expect(fakes.saveHandle).toHaveBeenCalledWith('ada_l');
+    expect(ofType('session.navigate').at(-1)).toEqual({ type: 'session.navigate', to: '/@ada_l', replace: false });
+    // Boot, after the save, and the reload Hub signedIn asked for.
+    expect(fakes.loadUser).toHaveBeenCalledTimes(3);
+    actor.stop();
+  });
+
   it('signedOut signs the session out and goes to /', async () => {
     const { actor, ofType, fakes } = bootWith(buildUser({ attributes: { email_verified: 'false' } }));
     await waitFor(actor, isReady);
@@ -777,6 +857,21 @@ describe('account actions', () => {
     actor.stop();
   });
 
+  it('says a handle is not available when Cognito finds it taken at save time (the claim lost a race)', async () => {
+    const { actor, fakes, ofType } = bootWith(buildUser());
+    await waitFor(actor, isReady);
+    fakes.saveHandle.mockRejectedValueOnce(
+      Object.assign(new Error('An account with the given preferred_username already exists.'), { name: 'AliasExistsException' }),
+    );
+    actor.send({ type: 'session.setHandle', handle: 'raced' });
+    await waitFor(actor, (s) => ofType('session.notify').length === 1 && selectHandleStatus(s) === 'idle');
+    expect(ofType('session.notify')).toEqual([
+      { type: 'session.notify', tone: 'error', title: 'Handle not Available', message: 'Your handle is not available Please choose another.' },
+    ]);
+    expect(actor.getSnapshot().context.pendingHandle).toBeNull();
+    actor.stop();
+  });
+
   it('ignores an empty handle', async () => {
     const { actor, fakes } = bootWith(buildUser());
     await waitFor(actor, isReady);
@@ -822,6 +917,19 @@ describe('account actions', () => {
       expect(ofType('session.navigate').at(-1)).toEqual({ type: 'session.navigate', to: '/', replace: false });
       actor.stop();
     }
+  });
+
+  it('forgets the address the previous person signed in with, so a shared device does not prefill it', async () => {
+    const { actor, fakes } = startSession();
+    await waitFor(actor, isSignedOut);
+    fakes.loadUser.mockResolvedValue(buildUser());
+    actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
+    await waitFor(actor, isReady);
+    actor.send({ type: 'session.signOut' });
+    const snapshot = await waitFor(actor, isSignedOut);
+    expect(selectPendingEmail(snapshot)).toBeNull();
+    expect(selectAuthNotice(snapshot)).toBeNull();
+    actor.stop();
   });
 
   it('reloads the user on request', async () => {

@@ -16,7 +16,6 @@ import {
   mapSignInStep,
   readGroupsClaim,
   resolveCognitoEndpoint,
-  signInOptionsFor,
   UnsupportedSignInStepError,
 } from '@/services/auth';
 import type { AuthEvent } from '@/services/auth';
@@ -86,13 +85,6 @@ describe('buildAuthConfig', () => {
 
   it('keeps an absolute endpoint as given', () => {
     expect(resolveCognitoEndpoint('https://cognito.example/', 'http://localhost:8787')).toBe('https://cognito.example');
-  });
-
-  it('hands the auth flow of the environment to sign-in', () => {
-    expect(signInOptionsFor(envWith())).toEqual({ authFlowType: 'USER_SRP_AUTH' });
-    expect(signInOptionsFor(envWith({ VITE_AUTH_FLOW_TYPE: 'USER_PASSWORD_AUTH' }))).toEqual({
-      authFlowType: 'USER_PASSWORD_AUTH',
-    });
   });
 });
 
@@ -240,17 +232,17 @@ describe('isNetworkError', () => {
 
 describe('Hub auth events', () => {
   it('maps the payloads the session reacts to', () => {
-    expect(mapAuthHubPayload({ event: 'signedIn', data: {} })).toEqual({ type: 'signedIn' });
-    expect(mapAuthHubPayload({ event: 'signedOut' })).toEqual({ type: 'signedOut' });
-    expect(mapAuthHubPayload({ event: 'tokenRefresh' })).toEqual({ type: 'tokenRefresh' });
+    expect(mapAuthHubPayload({ event: 'signedIn', data: {} })).toEqual({ type: 'auth.signedIn' });
+    expect(mapAuthHubPayload({ event: 'signedOut' })).toEqual({ type: 'auth.signedOut' });
+    expect(mapAuthHubPayload({ event: 'tokenRefresh' })).toEqual({ type: 'auth.tokenRefreshed' });
     expect(
       mapAuthHubPayload({ event: 'tokenRefresh_failure', data: { error: Object.assign(new Error('x'), { name: 'NetworkError' }) } }),
-    ).toEqual({ type: 'tokenRefreshFailure', networkError: true });
+    ).toEqual({ type: 'auth.tokenRefreshFailed', networkError: true });
     expect(
       mapAuthHubPayload({ event: 'tokenRefresh_failure', data: { error: Object.assign(new Error('x'), { name: 'NotAuthorizedException' }) } }),
-    ).toEqual({ type: 'tokenRefreshFailure', networkError: false });
+    ).toEqual({ type: 'auth.tokenRefreshFailed', networkError: false });
     expect(mapAuthHubPayload({ event: 'signInWithRedirect_failure', data: { error: new Error('access_denied') } })).toEqual({
-      type: 'signInWithRedirectFailure',
+      type: 'auth.redirectFailed',
       message: 'access_denied',
     });
     expect(mapAuthHubPayload({ event: 'customOAuthState', data: 'x' })).toBeNull();
@@ -263,7 +255,7 @@ describe('Hub auth events', () => {
     Hub.dispatch('auth', { event: 'customOAuthState', data: 'state' }, 'Auth', AMPLIFY_SYMBOL);
     unsubscribe();
     Hub.dispatch('auth', { event: 'signedOut' }, 'Auth', AMPLIFY_SYMBOL);
-    expect(events).toEqual([{ type: 'signedIn' }]);
+    expect(events).toEqual([{ type: 'auth.signedIn' }]);
   });
 });
 

@@ -55,7 +55,6 @@ export const storeHandoff = (search: string): void => {
 export interface RedirectRequest {
   uri: string;
   state: string;
-  source: 'stored' | 'query';
 }
 
 /**
@@ -69,9 +68,9 @@ export const takeRedirectRequest = (search: string): RedirectRequest | null => {
     removeStored(STORAGE_KEYS.redirectUri);
     removeStored(STORAGE_KEYS.redirectState);
   }
-  if (storedUri !== null) return { uri: storedUri, state: storedState ?? '', source: 'stored' };
+  if (storedUri !== null) return { uri: storedUri, state: storedState ?? '' };
   const query = readHandoffQuery(search);
-  return query.redirectUri ? { uri: query.redirectUri, state: query.state, source: 'query' } : null;
+  return query.redirectUri ? { uri: query.redirectUri, state: query.state } : null;
 };
 
 /** SPEC §4 step 3: a stored coupon_code is removed and used; otherwise the query's. */

@@ -1,6 +1,6 @@
 import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { AuthFlowType, SocialProvider } from '@/config/env';
-import { GUEST_USERNAME, IDENTITY_CREDENTIALS_REFRESH_MS } from '@/config/limits';
+import { GUEST_USERNAME, IDENTITY_CREDENTIALS_REFRESH_MS, NETWORK_RETRY_BASE_MS, NETWORK_RETRY_MAX_MS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
@@ -9,6 +9,7 @@ import {
   confirmSignIn,
   confirmSignUp,
   errorMessage,
+  errorName,
   getAccessToken,
   isNetworkError,
   listenToAuthEvents,
@@ -74,6 +75,10 @@ export interface SessionContext {
   pendingHandle: string | null;
   /** The `emailVerification` child exists (it stays, closed, after Cancel). */
   emailVerificationSpawned: boolean;
+  /** Attempts at loading the user since the network was last seen failing (sets the back-off). */
+  networkRetries: number;
+  /** Hub `signedIn` arrived while the user could not be reloaded at once: reload when idle. */
+  userReloadDue: boolean;
 }
 
 /** Events the app and the screens send. */
@@ -104,11 +109,8 @@ export type SessionUiEvent =
 export type SessionInternalEvent =
   | { type: 'network.online' }
   | { type: 'network.offline' }
-  | { type: 'auth.signedIn' }
-  | { type: 'auth.signedOut' }
-  | { type: 'auth.tokenRefreshed' }
-  | { type: 'auth.tokenRefreshFailed'; networkError: boolean }
-  | { type: 'auth.redirectFailed'; message: string }
+  /** Amplify's Hub, as services/auth maps it. */
+  | AuthEvent
   /** Raised after each sign-in request with what Cognito asks for next. */
   | { type: 'signIn.step'; step: SignInStep }
   | CreditsParentEvent
@@ -137,23 +139,6 @@ export type SessionTag =
   | 'view.mfaCode'
   | 'view.newPassword';
 
-const toAuthEvent = (event: AuthEvent): SessionInternalEvent => {
-  switch (event.type) {
-    case 'signedIn':
-      return { type: 'auth.signedIn' };
-    case 'signedOut':
-      return { type: 'auth.signedOut' };
-    case 'tokenRefresh':
-      return { type: 'auth.tokenRefreshed' };
-    case 'tokenRefreshFailure':
-      return { type: 'auth.tokenRefreshFailed', networkError: event.networkError };
-    case 'signInWithRedirectFailure':
-      return { type: 'auth.redirectFailed', message: event.message };
-  }
-};
-
-const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);
-
 /**
  * Who is signed in, and everything that follows from it (SPEC §1, §2.1, §2.2, §3, §4, §8).
  *
@@ -173,7 +158,7 @@ export const sessionMachine = setup({
     children: {} as { credits: 'credits'; emailVerification: 'emailVerification' },
   },
   actors: {
-    authEvents: fromCallback(({ sendBack }) => listenToAuthEvents((event) => sendBack(toAuthEvent(event)))),
+    authEvents: fromCallback(({ sendBack }) => listenToAuthEvents(sendBack)),
     networkStatus: fromCallback(({ sendBack }) => {
       const online = () => sendBack({ type: 'network.online' });
       const offline = () => sendBack({ type: 'network.offline' });
@@ -236,6 +221,9 @@ export const sessionMachine = setup({
     isUser: (_, params: { user: CurrentUser | null }) => params.user !== null,
     isNetworkError: (_, params: { error: unknown }) => isNetworkError(params.error),
     isAlreadySignedIn: (_, params: { error: unknown }) => errorName(params.error) === 'UserAlreadyAuthenticatedException',
+    /** Cognito refused the handle because another account holds it (the server's claim lost a race). */
+    isHandleTaken: (_, params: { error: unknown }) => errorName(params.error) === 'AliasExistsException',
+    userReloadDue: ({ context }) => context.userReloadDue,
     redirectAllowed: ({ context }, params: { request: RedirectRequest | null }) =>
       params.request !== null && isAllowedRedirect(params.request.uri, context.redirectAllowlist),
     isGuest: ({ context }) => context.currentUser?.username === GUEST_USERNAME,
@@ -258,10 +246,17 @@ export const sessionMachine = setup({
       pendingHandle: null,
       mfaOptions: [],
       mfaMethod: null,
+      userReloadDue: false,
     }),
+    /**
+     * What the previous person typed (the address of their sign-in) goes with them, so a shared
+     * device does not prefill the next person's forms. Run when a signed-in session ends.
+     */
+    forgetPreviousUser: assign({ pendingEmail: null, authNotice: null }),
     clearAuthMessages: assign({ authError: null, authNotice: null }),
-    setAuthError: assign((_, params: { error: unknown }) => ({
-      authError: errorMessage(params.error, SESSION_TEXTS.signInFailed),
+    /** The failure of the actor whose error event is being handled, shown on /authentication. */
+    setAuthError: assign(({ event }) => ({
+      authError: errorMessage('error' in event ? event.error : undefined, SESSION_TEXTS.signInFailed),
       authNotice: null,
     })),
     setAuthErrorText: assign((_, params: { message: string }) => ({ authError: params.message, authNotice: null })),
@@ -335,9 +330,29 @@ export const sessionMachine = setup({
       return { pendingHandle: event.handle.trim() };
     }),
     clearPendingHandle: assign({ pendingHandle: null }),
+    /** SPEC §8: the handle is taken (or could not be checked). */
+    notifyHandleNotAvailable: enqueueActions(({ enqueue }) => {
+      enqueue.assign({ pendingHandle: null });
+      enqueue.emit({ type: 'session.notify', tone: 'error', ...MESSAGES.handleNotAvailable });
+    }),
+    /** After a handle is saved: to its profile, whether or not the user could be reloaded. */
+    navigateToSavedHandle: enqueueActions(({ context, enqueue }) => {
+      enqueue.emit({
+        type: 'session.navigate',
+        to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
+        replace: false,
+      });
+      enqueue.assign({ pendingHandle: null });
+    }),
+    countNetworkRetry: assign(({ context }) => ({ networkRetries: context.networkRetries + 1 })),
+    resetNetworkRetries: assign({ networkRetries: 0 }),
+    markUserReloadDue: assign({ userReloadDue: true }),
+    clearUserReloadDue: assign({ userReloadDue: false }),
   },
   delays: {
     sessionRefresh: IDENTITY_CREDENTIALS_REFRESH_MS,
+    /** 2 s, 4 s, 8 s, … up to a minute between attempts while the network seems down. */
+    networkRetry: ({ context }) => Math.min(NETWORK_RETRY_BASE_MS * 2 ** context.networkRetries, NETWORK_RETRY_MAX_MS),
   },
 }).createMachine({
   id: 'session',
@@ -357,6 +372,8 @@ export const sessionMachine = setup({
     pendingRedirect: null,
     pendingHandle: null,
     emailVerificationSpawned: false,
+    networkRetries: 0,
+    userReloadDue: false,
   }),
   invoke: [
     { src: 'authEvents', id: 'authEvents' },
@@ -397,6 +414,7 @@ export const sessionMachine = setup({
   states: {
     booting: {
       initial: 'loading',
+      exit: 'resetNetworkRetries',
       on: { 'auth.signedIn': '#session.signedIn' },
       states: {
         loading: {
@@ -412,13 +430,26 @@ export const sessionMachine = setup({
             ],
             onError: [
               { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
-              { target: '#session.signedOut' },
+              // A revoked token or a deleted user: Amplify still holds tokens, so clear them.
+              { target: 'clearingTokens' },
             ],
           },
         },
-        /** Offline at start: who is signed in is known once the network is back. */
+        /**
+         * Offline at start: who is signed in is known once the network is back, or, when the
+         * browser thinks it is online but the server cannot be reached, after a back-off.
+         */
         waitingForNetwork: {
-          on: { 'network.online': 'loading' },
+          after: { networkRetry: { target: 'loading', actions: 'countNetworkRetry' } },
+          on: { 'network.online': { target: 'loading', actions: 'resetNetworkRetries' } },
+        },
+        /** Signing out at boot; the person stays on the page they opened, signed out. */
+        clearingTokens: {
+          invoke: {
+            src: 'signOut',
+            onDone: '#session.signedOut',
+            onError: '#session.signedOut',
+          },
         },
       },
     },
@@ -462,7 +493,7 @@ export const sessionMachine = setup({
               assertEvent(event, 'session.signInWithProvider');
               return { provider: event.provider };
             },
-            onError: { target: 'signIn', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'signIn', actions: 'setAuthError' },
           },
         },
         signUp: {
@@ -493,7 +524,7 @@ export const sessionMachine = setup({
               },
               { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.accountReady } } },
             ],
-            onError: { target: 'signUp', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'signUp', actions: 'setAuthError' },
           },
         },
         confirmSignUp: {
@@ -514,7 +545,7 @@ export const sessionMachine = setup({
             onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.signUpConfirmed } } },
             onError: {
               target: 'confirmSignUp',
-              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'setAuthError',
             },
           },
         },
@@ -532,7 +563,7 @@ export const sessionMachine = setup({
             },
             onError: {
               target: 'confirmSignUp',
-              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'setAuthError',
             },
           },
         },
@@ -559,7 +590,7 @@ export const sessionMachine = setup({
             },
             onError: {
               target: 'forgotPassword',
-              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'setAuthError',
             },
           },
         },
@@ -584,7 +615,7 @@ export const sessionMachine = setup({
             onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.passwordChanged } } },
             onError: {
               target: 'resetPassword',
-              actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'setAuthError',
             },
           },
         },
@@ -639,7 +670,7 @@ export const sessionMachine = setup({
               },
               {
                 target: '#session.signedOut.signIn',
-                actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+                actions: 'setAuthError',
               },
             ],
           },
@@ -657,7 +688,7 @@ export const sessionMachine = setup({
               return { response: event.method };
             },
             onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'mfaSelection', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'mfaSelection', actions: 'setAuthError' },
           },
         },
         mfaCode: {
@@ -673,7 +704,7 @@ export const sessionMachine = setup({
               return { response: event.code.trim() };
             },
             onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'mfaCode', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'mfaCode', actions: 'setAuthError' },
           },
         },
         newPassword: {
@@ -689,7 +720,7 @@ export const sessionMachine = setup({
               return { response: event.password };
             },
             onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'newPassword', actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'newPassword', actions: 'setAuthError' },
           },
         },
       },
@@ -697,8 +728,8 @@ export const sessionMachine = setup({
 
     signedIn: {
       type: 'parallel',
-      entry: 'clearAuthMessages',
-      exit: 'stopEmailVerification',
+      entry: ['clearAuthMessages', 'resetNetworkRetries'],
+      exit: ['stopEmailVerification', 'forgetPreviousUser'],
       invoke: { src: 'credits', id: 'credits' },
       on: {
         // SPEC §4 auth events: signedOut goes to "/" (signedIn is handled by `flow`).
@@ -712,11 +743,14 @@ export const sessionMachine = setup({
         flow: {
           initial: 'loadingUser',
           on: {
-            // SPEC §4 auth events: signedIn reloads the user and the credits.
-            'auth.signedIn': { target: '.loadingUser', actions: 'refreshCredits' },
+            // SPEC §4 auth events: signedIn reloads the user and the credits, and only those:
+            // the post-load steps and an account action in progress carry on; the user is
+            // reloaded once `ready` is idle.
+            'auth.signedIn': { actions: ['refreshCredits', 'markUserReloadDue'] },
           },
           states: {
             loadingUser: {
+              on: { 'auth.signedIn': { target: 'loadingUser', reenter: true, actions: 'refreshCredits' } },
               invoke: {
                 src: 'loadUser',
                 onDone: [
@@ -731,18 +765,23 @@ export const sessionMachine = setup({
                   { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
                   {
                     target: '#session.signingOut',
-                    actions: { type: 'setAuthError', params: ({ event }) => ({ error: event.error }) },
+                    actions: 'setAuthError',
                   },
                 ],
               },
             },
-            /** Signed in, but the user could not be loaded for want of a network. */
+            /** Signed in, but the user could not be loaded for want of a network (see booting). */
             waitingForNetwork: {
               tags: 'offline',
-              on: { 'network.online': 'loadingUser' },
+              after: { networkRetry: { target: 'loadingUser', actions: 'countNetworkRetry' } },
+              on: {
+                'network.online': { target: 'loadingUser', actions: 'resetNetworkRetries' },
+                'auth.signedIn': { target: 'loadingUser', actions: ['resetNetworkRetries', 'refreshCredits'] },
+              },
             },
             /** SPEC §4 "After a user is loaded", in its order. */
             postLoad: {
+              entry: 'resetNetworkRetries',
               initial: 'checkingRedirect',
               states: {
                 checkingRedirect: {
@@ -848,6 +887,7 @@ export const sessionMachine = setup({
               initial: 'idle',
               states: {
                 idle: {
+                  always: { guard: 'userReloadDue', target: 'reloadingUser' },
                   on: {
                     'session.setHandle': { guard: 'hasHandleText', target: 'checkingHandle', actions: 'setPendingHandle' },
                     'session.deleteAccount': 'deletingAccount',
@@ -861,16 +901,10 @@ export const sessionMachine = setup({
                     input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
                     onDone: [
                       { guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output }) }, target: 'savingHandle' },
-                      {
-                        target: 'idle',
-                        actions: ['clearPendingHandle', { type: 'notify', params: { tone: 'error', ...MESSAGES.handleNotAvailable } }],
-                      },
+                      { target: 'idle', actions: 'notifyHandleNotAvailable' },
                     ],
                     // SPEC §8: a failed check shows the same toast and counts as not available.
-                    onError: {
-                      target: 'idle',
-                      actions: ['clearPendingHandle', { type: 'notify', params: { tone: 'error', ...MESSAGES.handleNotAvailable } }],
-                    },
+                    onError: { target: 'idle', actions: 'notifyHandleNotAvailable' },
                   },
                 },
                 savingHandle: {
@@ -879,20 +913,27 @@ export const sessionMachine = setup({
                     src: 'saveHandle',
                     input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
                     onDone: 'reloadingAfterHandle',
-                    onError: {
-                      target: 'idle',
-                      actions: [
-                        'clearPendingHandle',
-                        {
-                          type: 'notify',
-                          params: ({ event }) => ({
-                            tone: 'error' as const,
-                            title: SESSION_TEXTS.handleNotSaved,
-                            message: errorMessage(event.error),
-                          }),
-                        },
-                      ],
-                    },
+                    onError: [
+                      {
+                        guard: { type: 'isHandleTaken', params: ({ event }) => ({ error: event.error }) },
+                        target: 'idle',
+                        actions: 'notifyHandleNotAvailable',
+                      },
+                      {
+                        target: 'idle',
+                        actions: [
+                          'clearPendingHandle',
+                          {
+                            type: 'notify',
+                            params: ({ event }) => ({
+                              tone: 'error' as const,
+                              title: SESSION_TEXTS.handleNotSaved,
+                              message: errorMessage(event.error),
+                            }),
+                          },
+                        ],
+                      },
+                    ],
                   },
                 },
                 reloadingAfterHandle: {
@@ -903,29 +944,10 @@ export const sessionMachine = setup({
                       target: 'idle',
                       actions: [
                         { type: 'setUser', params: ({ event, context }) => ({ user: event.output ?? context.currentUser }) },
-                        {
-                          type: 'navigate',
-                          params: ({ context }) => ({
-                            to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
-                            replace: false,
-                          }),
-                        },
-                        'clearPendingHandle',
+                        'navigateToSavedHandle',
                       ],
                     },
-                    onError: {
-                      target: 'idle',
-                      actions: [
-                        {
-                          type: 'navigate',
-                          params: ({ context }) => ({
-                            to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
-                            replace: false,
-                          }),
-                        },
-                        'clearPendingHandle',
-                      ],
-                    },
+                    onError: { target: 'idle', actions: 'navigateToSavedHandle' },
                   },
                 },
                 deletingAccount: {
@@ -947,6 +969,7 @@ export const sessionMachine = setup({
                   },
                 },
                 reloadingUser: {
+                  entry: 'clearUserReloadDue',
                   invoke: {
                     src: 'loadUser',
                     onDone: [

@@ -74,7 +74,8 @@ export interface SocialProviderOption {
   available: boolean;
 }
 
-// One array per set of configured providers, so a component re-renders only when it changes.
+// One array per set of configured providers, so a component re-renders only when it changes
+// (a shallow comparison alone would not do: each call would build new option objects).
 const providerOptionsCache = new WeakMap<readonly SocialProvider[], SocialProviderOption[]>();
 
 /** Always the three providers of SPEC §1, each `available` when the pool has it. */
