@@ -37,12 +37,29 @@ describe('/authentication: signing in', () => {
   it('disables the button and shows a loader while the sign-in runs', async () => {
     fakePool.addUser(alice);
     fakePool.latencyMs = 300;
-    renderApp('/authentication');
+    const { router } = renderApp('/authentication');
     await fillSignIn('alice@example.com', 'correct-password');
     const button = screen.getByRole('button', { name: 'Sign in' });
     await waitFor(() => expect(button).toBeDisabled());
     expect(button).toHaveAttribute('data-loading', 'true');
     expect(screen.getByRole('button', { name: 'Continue as guest' })).toBeDisabled();
+    // Let the sign-in finish, so that its session does not outlive this test.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/@alice'), { timeout: 5000 });
+  });
+
+  it('shows the page loader, not the form, while the signed-in user loads', async () => {
+    fakePool.addUser(alice);
+    const { router } = renderApp('/authentication');
+    await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), 'alice@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct-password');
+    fakePool.latencyMs = 300;
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(fakePool.calls).toContain('GetUser'));
+    expect(await screen.findByLabelText('Loading page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/authentication');
+    expect(screen.queryByRole('textbox', { name: 'E-mail' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Sign in' })).not.toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/@alice'), { timeout: 5000 });
   });
 
   it('refuses an empty form without asking the pool', async () => {
@@ -196,6 +213,31 @@ describe('/authentication: the extra steps the pool may ask for', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/@alice'));
   });
 
+  it('disables Cancel while the code is being checked', async () => {
+    fakePool.addUser({ ...alice, mfa: 'SMS' });
+    renderApp('/authentication');
+    await fillSignIn('alice@example.com', 'correct-password');
+    await user.type(await screen.findByRole('textbox', { name: 'Code' }), '999999');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    fakePool.latencyMs = 300;
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled());
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Invalid/);
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+
+  it('disables Cancel on the method choice while the choice is being sent', async () => {
+    fakePool.addUser({ ...alice, mfa: 'SELECT' });
+    renderApp('/authentication');
+    await fillSignIn('alice@example.com', 'correct-password');
+    const sms = await screen.findByRole('button', { name: 'Text message (SMS)' });
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    fakePool.latencyMs = 300;
+    await user.click(sms);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enter your sign-in code' })).toBeInTheDocument();
+  });
+
   it('asks for the authenticator-app code (TOTP)', async () => {
     fakePool.addUser({ ...alice, mfa: 'TOTP' });
     const { router } = renderApp('/authentication');
@@ -233,6 +275,17 @@ describe('/authentication: the extra steps the pool may ask for', () => {
     await user.click(screen.getByRole('button', { name: 'Set password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/@alice'));
     expect(fakePool.user('alice@example.com')?.password).toBe('my-own-password');
+  });
+
+  it('disables Cancel while the new password is being set', async () => {
+    fakePool.addUser({ ...alice, mustChangePassword: true });
+    renderApp('/authentication');
+    await fillSignIn('alice@example.com', 'correct-password');
+    await user.type(await screen.findByLabelText('New password'), 'my-own-password');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    fakePool.latencyMs = 300;
+    await user.click(screen.getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled());
   });
 });
 

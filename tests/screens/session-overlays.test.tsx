@@ -92,6 +92,27 @@ describe('Verify Email modal (SPEC §2.9 item 1)', () => {
     }
   });
 
+  it('sends no code on opening, and says how to get one', async () => {
+    const modal = await openModal();
+    expect(within(modal).getByText('No code yet? Press Resend and we send one to d***@e***.com.')).toBeInTheDocument();
+    expect(fakePool.calls).not.toContain('GetUserAttributeVerificationCode');
+    await user.click(within(modal).getByRole('button', { name: 'Resend' }));
+    expect(await within(modal).findByText(/^We sent the code to .+\.$/)).toBeInTheDocument();
+    expect(within(modal).queryByText(/No code yet/)).not.toBeInTheDocument();
+  });
+
+  it('waits behind a session modal: one dialog at a time, the session modal first', async () => {
+    fakeApi.coupons.set('WELCOME50', 50);
+    await signedInAs(unverified);
+    renderApp('/ai-image/?coupon_code=WELCOME50');
+    const coupon = await screen.findByRole('dialog', { name: 'Congratulations!' }, { timeout: 3000 });
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
+    expect(screen.queryByRole('dialog', { name: 'Verify Email' })).not.toBeInTheDocument();
+    await user.click(within(coupon).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('dialog', { name: 'Verify Email' }, { timeout: 3000 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('dialog')).toHaveLength(1));
+  });
+
   it('is not shown to a user whose e-mail is verified', async () => {
     await signedInAs(alice);
     renderApp('/ai-image/');

@@ -16,8 +16,9 @@ const SessionModalDialog = lazy(async () => ({
 }));
 
 /**
- * The overlays the session shows on any page: the Verify Email modal while the e-mail
- * verification child is open, and the guest welcome, coupon or refused-redirect modal on top.
+ * The overlays the session shows on any page, one at a time (two modals would mean two focus
+ * traps): the guest welcome, coupon or refused-redirect modal first, and the Verify Email modal
+ * while the e-mail verification child is open and no session modal is.
  */
 export function SessionOverlays() {
   const session = SessionActorContext.useActorRef();
@@ -25,8 +26,8 @@ export function SessionOverlays() {
   const verification = SessionActorContext.useSelector(selectEmailVerificationRef);
   return (
     <Suspense fallback={null}>
-      {/* A new child (another user) gets a fresh form. */}
-      {verification && <VerifyEmailModal key={verification.id} verification={verification} />}
+      {/* A new child (another user) gets a fresh form; it stays mounted, closed, while a session modal shows, so a typed code survives. */}
+      {verification && <VerifyEmailModal key={verification.id} verification={verification} waiting={modal !== null} />}
       {modal && <SessionModalDialog modal={modal} onConfirm={() => session.send({ type: 'modal.confirm' })} />}
     </Suspense>
   );

@@ -1,33 +1,30 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { SessionActorContext } from '@/components/session/session-context';
-import { selectHandle, selectHandleStatus } from '@/machines/session/session.selectors';
+import { selectHandle, selectHandleStatus, type SessionSnapshot } from '@/machines/session/session.selectors';
 import { HANDLE_PATTERN, HANDLE_RULE } from '@/config/handle';
+import { useSessionForm } from '@/screens/use-session-form';
 
 const handleSchema = z.object({ handle: z.string().trim().regex(HANDLE_PATTERN, HANDLE_RULE) });
+
+/** The handle is being checked or saved. */
+const selectHandleBusy = (snapshot: SessionSnapshot): boolean => selectHandleStatus(snapshot) !== 'idle';
 
 /**
  * The public handle: shown at /@handle. The session checks that it is free, saves it and moves to
  * the profile; a taken handle gets the toast of SPEC §8.
  */
 export function HandleForm() {
-  const session = SessionActorContext.useActorRef();
   const current = SessionActorContext.useSelector(selectHandle);
-  const status = SessionActorContext.useSelector(selectHandleStatus);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<z.infer<typeof handleSchema>>({
-    resolver: zodResolver(handleSchema),
+  const { busy, register, errors, onSubmit } = useSessionForm({
+    schema: handleSchema,
     values: { handle: current ?? '' },
+    busy: selectHandleBusy,
+    toEvent: ({ handle }) => ({ type: 'session.setHandle', handle }),
   });
-  const save = handleSubmit(({ handle }) => session.send({ type: 'session.setHandle', handle }));
 
   return (
-    <form onSubmit={(event) => void save(event)} noValidate aria-labelledby="handle-heading">
+    <form onSubmit={onSubmit} noValidate aria-labelledby="handle-heading">
       <Stack gap="sm">
         <Title order={2} size="h3" id="handle-heading">
           Your handle
@@ -41,7 +38,7 @@ export function HandleForm() {
           {...register('handle')}
         />
         <Group justify="flex-end">
-          <Button type="submit" loading={status !== 'idle'}>
+          <Button type="submit" loading={busy}>
             Save handle
           </Button>
         </Group>

@@ -9,6 +9,7 @@ import {
   selectHandle,
   selectIsSignedIn,
   selectSessionStatus,
+  type SessionStatus,
 } from '@/machines/session/session.selectors';
 import { MfaCodeForm, MfaSelectionForm } from '@/screens/authentication/mfa-forms';
 import { NewPasswordForm } from '@/screens/authentication/new-password-form';
@@ -49,6 +50,12 @@ function SignedIn() {
   );
 }
 
+/**
+ * Until the session knows who is signed in (at boot, and while it loads the user and runs the
+ * post-load steps right after a sign-in) the page shows a loader, not a form that could be sent again.
+ */
+const LOADING_STATUSES: ReadonlySet<SessionStatus> = new Set(['booting', 'loadingUser', 'postLoad']);
+
 /** /authentication: the step of signing in (or up) the session is at. */
 export function AuthenticationScreen() {
   const status = SessionActorContext.useSelector(selectSessionStatus);
@@ -57,7 +64,7 @@ export function AuthenticationScreen() {
   const View = VIEWS[view];
   return (
     <Container size="xs" py="xl">
-      {status === 'booting' ? <PageLoader /> : signedIn ? <SignedIn /> : <View key={view} />}
+      {LOADING_STATUSES.has(status) ? <PageLoader /> : signedIn ? <SignedIn /> : <View key={view} />}
     </Container>
   );
 }

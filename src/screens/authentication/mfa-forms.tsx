@@ -1,8 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { shallowEqual } from '@xstate/react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { SessionActorContext } from '@/components/session/session-context';
 import {
   selectAuthBusy,
@@ -11,14 +8,18 @@ import {
   selectMfaOptions,
 } from '@/machines/session/session.selectors';
 import { codeSchema } from '@/screens/authentication/auth-schemas';
+import { CodeInput } from '@/screens/authentication/auth-fields';
 import { AuthPanel } from '@/screens/authentication/auth-panel';
+import { useSessionForm } from '@/screens/use-session-form';
 
 const METHOD_LABELS = { SMS: 'Text message (SMS)', TOTP: 'Authenticator app (TOTP)' } as const;
 
-function CancelSignIn() {
+/** Back to the sign-in form; not while a request runs, whose answer would then land nowhere. */
+export function CancelSignIn() {
   const session = SessionActorContext.useActorRef();
+  const busy = SessionActorContext.useSelector(selectAuthBusy);
   return (
-    <Button variant="subtle" onClick={() => session.send({ type: 'session.cancelSignIn' })}>
+    <Button variant="subtle" disabled={busy} onClick={() => session.send({ type: 'session.cancelSignIn' })}>
       Cancel
     </Button>
   );
@@ -52,17 +53,14 @@ export function MfaSelectionForm() {
 
 /** The second factor: a code by text message or from an authenticator app. */
 export function MfaCodeForm() {
-  const session = SessionActorContext.useActorRef();
-  const busy = SessionActorContext.useSelector(selectAuthBusy);
   const method = SessionActorContext.useSelector(selectMfaMethod);
   // The session's notice already says where the code went; the intro only stands in for it.
   const notice = SessionActorContext.useSelector(selectAuthNotice);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<z.infer<typeof codeSchema>>({ resolver: zodResolver(codeSchema), defaultValues: { code: '' } });
-  const verify = handleSubmit(({ code }) => session.send({ type: 'session.confirmSignIn', code }));
+  const { busy, register, errors, onSubmit } = useSessionForm({
+    schema: codeSchema,
+    defaultValues: { code: '' },
+    toEvent: ({ code }) => ({ type: 'session.confirmSignIn', code }),
+  });
 
   return (
     <AuthPanel
@@ -75,15 +73,9 @@ export function MfaCodeForm() {
             : 'We sent a code to your phone by text message.'
       }
     >
-      <form onSubmit={(event) => void verify(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            error={errors.code?.message}
-            {...register('code')}
-          />
+          <CodeInput label="Code" error={errors.code?.message} {...register('code')} />
           <Group justify="space-between">
             <CancelSignIn />
             <Button type="submit" loading={busy}>

@@ -1,32 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { SessionActorContext } from '@/components/session/session-context';
-import { PASSWORD_MIN_LENGTH } from '@/config/limits';
-import { selectAuthBusy, selectPendingEmail } from '@/machines/session/session.selectors';
+import { selectPendingEmail } from '@/machines/session/session.selectors';
 import { emailSchema, resetPasswordSchema } from '@/screens/authentication/auth-schemas';
+import { CodeInput, NewPasswordInput } from '@/screens/authentication/auth-fields';
 import { AuthPanel } from '@/screens/authentication/auth-panel';
 import { BackToSignIn } from '@/screens/authentication/sign-up-forms';
+import { useSessionForm } from '@/screens/use-session-form';
 
 /** Step 1 of a forgotten password: where to send the code. */
 export function ForgotPasswordForm() {
-  const session = SessionActorContext.useActorRef();
-  const busy = SessionActorContext.useSelector(selectAuthBusy);
   const pendingEmail = SessionActorContext.useSelector(selectPendingEmail);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<z.infer<typeof emailSchema>>({
-    resolver: zodResolver(emailSchema),
+  const { busy, register, errors, onSubmit } = useSessionForm({
+    schema: emailSchema,
     defaultValues: { email: pendingEmail ?? '' },
+    toEvent: ({ email }) => ({ type: 'session.requestPasswordReset', email }),
   });
-  const send = handleSubmit(({ email }) => session.send({ type: 'session.requestPasswordReset', email }));
 
   return (
     <AuthPanel title="Reset your password" intro="We will e-mail you a code to set a new password.">
-      <form onSubmit={(event) => void send(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput label="E-mail" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
           <Group justify="space-between">
@@ -43,32 +35,18 @@ export function ForgotPasswordForm() {
 
 /** Step 2: the e-mailed code and the new password. */
 export function ResetPasswordForm() {
-  const session = SessionActorContext.useActorRef();
-  const busy = SessionActorContext.useSelector(selectAuthBusy);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<z.infer<typeof resetPasswordSchema>>({
-    resolver: zodResolver(resetPasswordSchema),
+  const { busy, register, errors, onSubmit } = useSessionForm({
+    schema: resetPasswordSchema,
     defaultValues: { code: '', newPassword: '' },
+    toEvent: ({ code, newPassword }) => ({ type: 'session.confirmPasswordReset', code, newPassword }),
   });
-  const reset = handleSubmit(({ code, newPassword }) =>
-    session.send({ type: 'session.confirmPasswordReset', code, newPassword }),
-  );
 
   return (
     <AuthPanel title="Reset your password">
-      <form onSubmit={(event) => void reset(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <TextInput label="Code" autoComplete="one-time-code" inputMode="numeric" error={errors.code?.message} {...register('code')} />
-          <PasswordInput
-            label="New password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters, any you like.`}
-            autoComplete="new-password"
-            error={errors.newPassword?.message}
-            {...register('newPassword')}
-          />
+          <CodeInput label="Code" error={errors.code?.message} {...register('code')} />
+          <NewPasswordInput label="New password" error={errors.newPassword?.message} {...register('newPassword')} />
           <Group justify="space-between">
             <BackToSignIn />
             <Button type="submit" loading={busy}>

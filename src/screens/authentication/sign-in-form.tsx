@@ -1,40 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { SessionActorContext } from '@/components/session/session-context';
-import {
-  selectAuthBusy,
-  selectGuestSignInAvailable,
-  selectPendingEmail,
-} from '@/machines/session/session.selectors';
+import { selectGuestSignInAvailable, selectPendingEmail } from '@/machines/session/session.selectors';
 import { signInSchema } from '@/screens/authentication/auth-schemas';
 import { AuthPanel } from '@/screens/authentication/auth-panel';
 import { SocialButtons } from '@/screens/authentication/social-buttons';
-
-type SignInValues = z.infer<typeof signInSchema>;
+import { useSessionForm } from '@/screens/use-session-form';
 
 /** E-mail and password, the shared guest account, the social providers, and the ways onward. */
 export function SignInForm() {
-  const session = SessionActorContext.useActorRef();
-  const busy = SessionActorContext.useSelector(selectAuthBusy);
   const guestAvailable = SessionActorContext.useSelector(selectGuestSignInAvailable);
   const pendingEmail = SessionActorContext.useSelector(selectPendingEmail);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<SignInValues>({
-    resolver: zodResolver(signInSchema),
+  const { session, busy, register, errors, onSubmit } = useSessionForm({
+    schema: signInSchema,
     defaultValues: { email: pendingEmail ?? '', password: '' },
+    toEvent: ({ email, password }) => ({ type: 'session.signIn', username: email, password }),
   });
-  const signIn = handleSubmit(({ email, password }) =>
-    session.send({ type: 'session.signIn', username: email, password }),
-  );
 
   return (
     <AuthPanel title="Sign in">
-      <form onSubmit={(event) => void signIn(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput label="E-mail" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
           <PasswordInput
