@@ -1,3 +1,4 @@
+import { NETWORK_RETRY_BASE_MS } from '@/config/limits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from 'xstate';
 import { getAccessToken } from '@/services/auth';
@@ -739,6 +740,29 @@ describe('session tokens (SPEC §4)', () => {
     window.dispatchEvent(new Event('online'));
     snapshot = await waitFor(actor, (s) => !selectIsOffline(s) && s.matches({ signedIn: { tokens: 'fresh' } }));
     expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
+    expect(selectIsSignedIn(snapshot)).toBe(true);
+    actor.stop();
+  });
+
+  it('retries an offline refresh after a growing wait when the browser never reports "online"', async () => {
+    vi.useFakeTimers();
+    const fakes = freshFakes();
+    const networkError = () => Object.assign(new Error('Network error'), { name: 'NetworkError' });
+    fakes.refreshSession.mockRejectedValueOnce(networkError()).mockResolvedValueOnce(true);
+    const { actor } = bootWith(buildUser(), { fakes });
+    await waitFor(actor, isReady);
+    dispatchAuth('tokenRefresh_failure', { error: networkError() });
+    expect(selectIsOffline(actor.getSnapshot())).toBe(true);
+
+    vi.advanceTimersByTime(NETWORK_RETRY_BASE_MS);
+    expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
+    await waitFor(actor, (s) => selectIsOffline(s));
+    // The second wait is twice the first.
+    vi.advanceTimersByTime(2 * NETWORK_RETRY_BASE_MS - 1);
+    expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(fakes.refreshSession).toHaveBeenCalledTimes(2);
+    const snapshot = await waitFor(actor, (s) => s.matches({ signedIn: { tokens: 'fresh' } }));
     expect(selectIsSignedIn(snapshot)).toBe(true);
     actor.stop();
   });

@@ -1000,6 +1000,7 @@ export const sessionMachine = setup({
           },
           states: {
             fresh: {
+              entry: 'resetNetworkRetries',
               after: { sessionRefresh: 'refreshing' },
               on: { 'network.offline': 'offline' },
             },
@@ -1016,9 +1017,13 @@ export const sessionMachine = setup({
                 ],
               },
             },
-            /** The user stays signed in; the session is fetched again when the network is back. */
+            /**
+             * The user stays signed in; the session is fetched again when the network is back, or
+             * after a growing wait, since the browser may be online while the sign-in server is not.
+             */
             offline: {
               tags: 'offline',
+              after: { networkRetry: { target: 'refreshing', actions: 'countNetworkRetry' } },
               on: {
                 'network.online': 'refreshing',
                 'auth.tokenRefreshed': 'fresh',
