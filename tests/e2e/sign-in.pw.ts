@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createAccount, enableAuthenticatorApp, freshHandle, PASSWORD, readCodeFromMailbox } from './helpers/accounts';
-import { freshTotp, wrongTotp } from './helpers/totp';
+import { freshTotp, wrongTotp } from '../helpers/totp';
 import { authAlert, balance, headerSignInLink, signIn, watchPageErrors } from './helpers/ui';
 
 /**

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totp, wrongTotp } from '../helpers/totp.ts';
 import { callCognitoFront, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 /**
@@ -13,34 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function base32Decode(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const character of text.replace(/=+$/, '').toUpperCase()) {
-    const index = alphabet.indexOf(character);
-    if (index < 0) throw new Error(`not base32: ${character}`);
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
-}
-
-/** RFC 6238 with the authenticator-app defaults: HMAC-SHA1, 30-second steps, 6 digits. */
-function totp(secret: string, at = Date.now()): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
-  const digest = createHmac('sha1', base32Decode(secret)).update(counter).digest();
-  const offset = (digest.at(-1) ?? 0) & 0x0f;
-  const code = (digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return code.toString().padStart(6, '0');
-}
 
 describe('TOTP sign-in through the /cognito front', () => {
   it('associates an authenticator, verifies it, makes it preferred, and signs in answering SOFTWARE_TOKEN_MFA', async () => {
@@ -79,7 +51,7 @@ describe('TOTP sign-in through the /cognito front', () => {
       ChallengeName: 'SOFTWARE_TOKEN_MFA',
       ClientId: clientId,
       Session: signIn.body?.Session,
-      ChallengeResponses: { USERNAME: user.username, SOFTWARE_TOKEN_MFA_CODE: totp(secret as string, Date.now() - 10 * 60_000) },
+      ChallengeResponses: { USERNAME: user.username, SOFTWARE_TOKEN_MFA_CODE: wrongTotp(secret as string) },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body?.__type).toBe('CodeMismatchException');

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from './stack';
-import { totp } from './totp';
+import { totp } from '../../helpers/totp';
 
 export const PASSWORD = 'e2e-secret-1';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 
 /**
  * An authenticator app in a few lines (RFC 6238 defaults: HMAC-SHA1, 30-second steps, 6 digits),
- * so a browser test can type the code a person would read off their phone.
+ * so the server and browser tests can answer with the code a person would read off their phone.
  */
 function base32Decode(text: string): Buffer {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
