@@ -86,7 +86,18 @@ export const GENERATION_STATUSES = {
   ],
   /** nsfw: the content was flagged as unsafe. */
   item: ['new', 'processing', 'failed', 'nsfw'],
+  /**
+   * Kinora's own terminal statuses for a job that ended without a result (SPEC §4 leaves them
+   * unnamed): each is refunded once.
+   */
+  ended: ['failed', 'nsfw', 'cancelled'],
 } as const;
+export type EndedStatus = (typeof GENERATION_STATUSES.ended)[number];
+/** An item that finished with its file; SPEC §4's item list names only the other four. */
+export const ITEM_DONE_STATUS = 'success';
+export type ItemStatusOrDone = ItemStatus | typeof ITEM_DONE_STATUS;
+/** Every status a media job can be in: the families of SPEC §4 plus the ended ones. */
+export type GenerationStatus = SuccessStatus | ProcessingStatus | EndedStatus;
 export type SuccessStatus = (typeof GENERATION_STATUSES.success)[number];
 export type ProcessingStatus = (typeof GENERATION_STATUSES.processing)[number];
 export type ItemStatus = (typeof GENERATION_STATUSES.item)[number];

@@ -40,6 +40,8 @@ export const STORAGE_KEYS = {
   couponCode: 'coupon_code',
   redirectUri: 'redirect_uri',
   redirectState: 'redirect_state',
+  /** Kinora's: the jobs registry's live and recent jobs per user, so a reload resumes them. */
+  jobs: 'kinora_jobs',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
@@ -89,6 +91,37 @@ export const SENTRY_RATES = {
   replaysSessionSampleRate: 0.1,
   replaysOnErrorSampleRate: 1.0,
 } as const;
+
+/**
+ * Polling a job's processing-status (Kinora's): full-jitter back-off, each wait drawn from
+ * 0…min(cap, base × 2^attempt); polled at once when a hidden page is shown again.
+ */
+export const JOB_POLL = { baseMs: 2000, capMs: 30_000 } as const;
+/** Finished jobs the jobs panel keeps listing (and the registry keeps in local storage). */
+export const RECENT_JOBS_LIMIT = 20;
+/**
+ * After a reload, a request that was sent but never answered is sent again (same Idempotency-Key)
+ * only when it was made this recently; an older one is marked "Interrupted before it was sent"
+ * rather than spending credits the person may no longer expect to spend.
+ */
+export const RESUBMIT_WINDOW_MS = 10 * 60_000;
+/**
+ * After "Generate" hands a job to the registry, the button stays disabled this long (with a
+ * "Sent" note), so a double click or an impatient second press does not start a second job.
+ */
+export const SUBMIT_COOLDOWN_MS = 1500;
+/**
+ * A status poll or a cancel without an answer after this long is given up (its request aborted)
+ * and the job reconnects; a submit gets longer, as it may carry large fields.
+ */
+export const JOB_REQUEST_TIMEOUT_MS = 20_000;
+export const JOB_SUBMIT_TIMEOUT_MS = 60_000;
+/**
+ * Submit answers worth sending again with the same Idempotency-Key: 409 (the first request with
+ * this key is still being processed) and the gateway failures 502/503/504 (it may not have
+ * arrived). Any other 4xx/5xx is the server's refusal: the job fails with its detail.
+ */
+export const JOB_SUBMIT_RETRY_STATUSES: readonly number[] = [409, 502, 503, 504];
 
 export const SOUND_EFFECT_DURATION_DEFAULT = 5;
 export const ASYNC_MODE_DEFAULT = true;

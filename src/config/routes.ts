@@ -11,6 +11,7 @@ export const ROUTES = {
     textToSpeech: '/ai-audio/text-to-speech',
     textToAudio: '/ai-audio/text-to-audio',
     textToMusic: '/ai-audio/text-to-music',
+    uploadAudio: '/ai-audio/upload-audio',
   },
   aiImage: {
     root: '/ai-image/',
@@ -22,6 +23,10 @@ export const ROUTES = {
     replaceBackground: '/ai-image/replace-background',
     editImage: '/ai-image/edit-image',
     restyle: '/ai-image/restyle',
+    /** Not in the menu (SPEC §2.3 has no link); reached from Image to Image. */
+    reimagine: '/ai-image/reimagine',
+    /** Upload tools (SPEC §2.5); linked from the group pages and every tool's picture input. */
+    uploadImage: '/ai-image/upload-image',
   },
   aiVideo: {
     root: '/ai-video/',

@@ -48,6 +48,7 @@ describe('defaults and limits of SPEC §9', () => {
       couponCode: 'coupon_code',
       redirectUri: 'redirect_uri',
       redirectState: 'redirect_state',
+      jobs: 'kinora_jobs',
     });
     expect(CREDITS_FETCH_RETRIES).toBe(2);
     expect(GUEST_USERNAME).toBe('guest');

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+// Relative imports: the local server loads this file under tsx and imports it by path.
+import { GENERATION_STATUSES, ITEM_DONE_STATUS, MEDIA_KINDS, PROMPT_HELPER_MODES } from '../../config/enums';
+
+/**
+ * The media item of SPEC §3 as Kinora's API returns it (`GET media/{id}`, and every generation
+ * and upload call, which answer with the job they created). SPEC shows only some fields; the rest
+ * are Kinora's and marked so. Unknown statuses are kept as strings: the app treats a status it
+ * does not know as still processing rather than dropping the answer.
+ */
+
+const itemStatus = z.union([z.enum(GENERATION_STATUSES.item), z.literal(ITEM_DONE_STATUS)]);
+
+/** One produced file of a job (Kinora's): its signed, expiring URL and thumbnail. */
+export const mediaResultItemSchema = z.object({
+  type: z.enum(MEDIA_KINDS),
+  status: itemStatus,
+  /** Signed URL of the file (SPEC §4: files are addressed by id; URLs expire). */
+  url: z.string().nullable(),
+  thumbnail_url: z.string().nullable(),
+  file_id: z.string().nullable(),
+  /** Audio length or image size, when known. */
+  duration_seconds: z.number().nullable().optional(),
+  width: z.number().nullable().optional(),
+  height: z.number().nullable().optional(),
+});
+export type MediaResultItem = z.infer<typeof mediaResultItemSchema>;
+
+/** SPEC §3 "Job history": a run's results are a string or an array of strings; args name the option. */
+export const jobRunSchema = z.object({
+  results: z.union([z.string(), z.array(z.string())]),
+  args: z
+    .object({
+      option: z.string().optional(),
+      effect: z.string().optional(),
+      aspect_ratio: z.string().optional(),
+      voice: z.string().optional(),
+    })
+    .catchall(z.unknown())
+    .default({}),
+});
+export type JobRun = z.infer<typeof jobRunSchema>;
+
+export const mediaFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  content_type: z.string(),
+  bytes: z.number(),
+  /** Kinora's: `result`, `thumbnail`, `original` (an upload as sent) or `input`. */
+  role: z.string(),
+});
+export type MediaFile = z.infer<typeof mediaFileSchema>;
+
+export const mediaSchema = z.object({
+  id: z.string(),
+  /** SPEC §3: "2" or "3" means result paths use base_url. */
+  version: z.string().default('3'),
+  base_url: z.string().default(''),
+  kind: z.enum(MEDIA_KINDS),
+  /** Kinora's: the tool slug that made it (`text-to-image`, `upload-image`, …). */
+  tool: z.string(),
+  status: z.string(),
+  /** Kinora's: 0–100. */
+  progress: z.number().min(0).max(100).default(0),
+  /** Kinora's: the model (`option`) and the credits debited for it (0 when not charged). */
+  option: z.string().nullable().default(null),
+  cost: z.number().default(0),
+  /** Kinora's: true once a failed, nsfw or cancelled job's credits were given back. */
+  refunded: z.boolean().default(false),
+  error: z.string().nullable().default(null),
+  /** SPEC §6: guest jobs carry the logo variant. */
+  logo_variant: z.boolean().default(false),
+  asset_id: z.string().nullable().default(null),
+  image_urls: z.array(z.string()).default([]),
+  /** The request's fields as the job stored them (prompt, option, aspect_ratio, voice, …). */
+  args: z.record(z.string(), z.unknown()).default({}),
+  created_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().nullable().default(null),
+  items: z.array(mediaResultItemSchema).default([]),
+  files: z.array(mediaFileSchema).default([]),
+  // SPEC §3 job history: one of these (or top-level results + args) carries the runs.
+  history: z.array(jobRunSchema).optional(),
+  image_history: z.array(jobRunSchema).optional(),
+  video_history: z.array(jobRunSchema).optional(),
+  audio_history: z.array(jobRunSchema).optional(),
+  results: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type Media = z.infer<typeof mediaSchema>;
+
+/** GET media/{id}/processing-status, without auth: nothing but the progress of the job. */
+export const processingStatusSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  progress: z.number().min(0).max(100).default(0),
+  items: z.array(z.object({ status: itemStatus })).default([]),
+  updated_at: z.string(),
+});
+export type ProcessingStatus = z.infer<typeof processingStatusSchema>;
+
+/** GET media (Kinora's listing of the caller's own jobs, newest first; `?tool=&limit=`). */
+export const mediaListSchema = z.object({ items: z.array(mediaSchema) });
+export type MediaList = z.infer<typeof mediaListSchema>;
+
+/** GET media/{id}/file/{fileId}/get-url. */
+export const fileUrlSchema = z.object({ url: z.string(), expires_at: z.string() });
+export type FileUrl = z.infer<typeof fileUrlSchema>;
+
+/** DELETE media/{id}. */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+/** POST text/prompt (SPEC §7): the prompt the helper derived from the inputs. */
+export const promptHelperResultSchema = z.object({
+  mode: z.enum(PROMPT_HELPER_MODES.map((mode) => mode.value) as [string, ...string[]]),
+  prompt: z.string(),
+});
+export type PromptHelperResult = z.infer<typeof promptHelperResultSchema>;
