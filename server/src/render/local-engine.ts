@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { generationToolBySlug } from '../../../src/config/generation-tools.ts';
+import { SOUND_EFFECT_DURATION_DEFAULT } from '../../../src/config/limits.ts';
+import { AUDIO_MAX_SECONDS, synthesiseEffect, synthesiseMusic, synthesiseSpeech } from './audio-synth.ts';
+import { renderImageFiles } from './image-render.ts';
+import { decodePicture } from './picture-decode.ts';
+import { describePicture } from './picture-description.ts';
+import type { AudioRenderRequest, RenderedAudio, RenderProvider } from './provider.ts';
+import { RenderInputError, RenderRejectedError } from './render-errors.ts';
+import { encodeWav, WAV_SAMPLE_RATE } from './wav-writer.ts';
+
+/**
+ * The local render engine: Kinora's stand-in for the third-party generative models (README "The
+ * local stand-ins"). Real files from the real inputs, the same bytes for the same request.
+ */
+
+/** Text-to-music's length when none is asked for (Kinora's own default, in the tool's spec). */
+export const MUSIC_DURATION_DEFAULT = generationToolBySlug('text-to-music')?.duration?.defaultSeconds ?? 15;
+
+export interface LocalRenderEngineOptions {
+  /** The longest sound effect or music accepted, in seconds (default AUDIO_MAX_SECONDS). */
+  maxAudioSeconds?: number;
+}
+
+/**
+ * Failure simulation (`[fail]`, `[nsfw]`, failure and nsfw rates) lives in the job engine
+ * (server/src/jobs/outcome.ts), which decides before it calls the provider; a real provider
+ * adapter fails or flags on its own. This engine fails only on inputs it cannot read.
+ */
+
+function requestedSeconds(request: AudioRenderRequest, fallback: number, max: number): number {
+  const seconds = request.durationSeconds ?? fallback;
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > max) {
+    throw new RenderRejectedError('failed', `The duration must be above 0 and at most ${max} seconds.`);
+  }
+  return seconds;
+}
+
+function renderAudioSamples(request: AudioRenderRequest, max: number): { samples: Float32Array; name: string } {
+  switch (request.tool) {
+    case 'text-to-speech':
+      return { samples: synthesiseSpeech(request.prompt, request.voice, request.seed + request.model), name: 'speech.wav' };
+    case 'text-to-audio':
+      return {
+        samples: synthesiseEffect(request.prompt, requestedSeconds(request, SOUND_EFFECT_DURATION_DEFAULT, max), request.seed + request.model),
+        name: 'sound-effect.wav',
+      };
+    case 'text-to-music':
+      return {
+        samples: synthesiseMusic(request.prompt, requestedSeconds(request, MUSIC_DURATION_DEFAULT, max), request.seed + request.model),
+        name: 'music.wav',
+      };
+    default: {
+      const unknown: never = request.tool;
+      throw new RangeError(`Unknown audio tool ${String(unknown)}`);
+    }
+  }
+}
+
+export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}): RenderProvider {
+  const maxAudioSeconds = Math.min(options.maxAudioSeconds ?? AUDIO_MAX_SECONDS, AUDIO_MAX_SECONDS);
+  return {
+    renderImage: (request) => renderImageFiles(request),
+
+    async renderAudio(request): Promise<RenderedAudio> {
+      const { samples, name } = renderAudioSamples(request, maxAudioSeconds);
+      return {
+        audio: { name, contentType: 'audio/wav', data: encodeWav(samples) },
+        durationSeconds: samples.length / WAV_SAMPLE_RATE,
+      };
+    },
+
+    async describeImage(input) {
+      let data: Buffer;
+      try {
+        data = await readFile(input.path);
+      } catch {
+        throw new RenderInputError('The picture could not be found.');
+      }
+      const picture = await decodePicture(data, 1024);
+      if (!picture) throw new RenderInputError(`The picture could not be read (${input.contentType}).`);
+      return describePicture(picture);
+    },
+  };
+}
