@@ -9,7 +9,10 @@
  * Environment: PORT (8787), KINORA_DATA_DIR (.local), KINORA_FRESH=1 (wipe the data folder first),
  * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL, KINORA_DIST_DIR (dist: where
  * the web build goes and is served from; the browser tests use their own so a running stack is untouched),
- * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD, KINORA_GUEST_CLEANUP_INTERVAL_MS (7 days).
+ * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD. Everything else the API server reads (e.g.
+ * KINORA_GUEST_CLEANUP_INTERVAL_MS and the job engine's KINORA_JOB_* settings, LOG_LEVEL) reaches it
+ * unchanged through this environment; server/src/main.ts lists them with their defaults. Media files
+ * go to `${KINORA_DATA_DIR}/media`.
  *
  * The web build gets VITE_GUEST_PASSWORD (the seeded guest's password, for "Continue as guest") and
  * VITE_REDIRECT_ALLOWLIST = this stack's /local/redirect-target, the stand-in partner app.

@@ -15,6 +15,16 @@ import { registerSpa } from './routes/spa.ts';
 import { createUserAuth } from './routes/user-auth.ts';
 import { userRoutes } from './routes/users.ts';
 import { createGuestCleanup, type GuestContentCleaner } from './scheduler/guest-cleanup.ts';
+import { serverSecret } from './db/files.ts';
+import { createJobEngine, type EngineOptions } from './jobs/engine.ts';
+import { createFileSigner } from './jobs/file-signing.ts';
+import { createLocalRenderEngine } from './render/local-engine.ts';
+import { fileRoutes } from './routes/files.ts';
+import { generationRoutes } from './routes/generation.ts';
+import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { textRoutes } from './routes/text.ts';
+import { uploadRoutes } from './routes/uploads.ts';
 
 export interface AppOptions {
   db: Database;
@@ -32,7 +42,19 @@ export interface AppOptions {
    * omitted → not scheduled (tests that do not need it).
    */
   guestCleanup?: { intervalMs: number; cleaners?: readonly GuestContentCleaner[]; checkEveryMs?: number };
+  /**
+   * The job engine's settings (durations, failure and nsfw rates, workers); see EngineOptions. Its
+   * workers start when the server is ready and stop (handing their jobs back) when it closes.
+   */
+  jobs?: Partial<EngineOptions>;
+  /** Where media files are stored (`${dataDir}/media`); overrides `jobs.mediaDir`. */
+  mediaDir?: string;
+  /** How async_mode=false requests wait (tests shorten it); see SyncWaitOptions. */
+  syncWait?: Partial<SyncWaitOptions>;
 }
+
+/** The server_secrets row holding the key that signs file links. */
+const FILE_SIGNING_SECRET = 'file-signing';
 
 /**
  * Security headers on every response, the SPA's included (ARCHITECTURE.md §4). Scripts only from
@@ -94,8 +116,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   acceptEmptyJsonBodies(app);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
     const status = error.statusCode ?? 500;
+    // A refused upload is answered before its body has all arrived (too large, a file part the call
+    // does not take, an anonymous sender): closing the connection stops the sender instead of
+    // leaving the rest of the body unread on a kept-alive socket.
+    if (status === 413 || (status >= 400 && !request.raw.complete)) reply.header('Connection', 'close');
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
     // Fastify's own 4xx (bad JSON, wrong content type, body too large) explain themselves.
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
     request.log.error({ err: error }, 'request failed');
@@ -114,12 +140,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth: createUserAuth(options.db, options.identity),
     apiKey: options.apiKey,
   };
+  const provider = createLocalRenderEngine();
+  const engine = createJobEngine({
+    db: options.db,
+    provider,
+    // The local render engine stands in for real models, so it also simulates their failures.
+    options: { simulateFailures: true, ...options.jobs, ...(options.mediaDir ? { mediaDir: options.mediaDir } : {}) },
+    logger: app.log,
+  });
+  const mediaDeps: MediaRouteDeps = {
+    ...deps,
+    engine,
+    provider,
+    signer: createFileSigner(await serverSecret(options.db, FILE_SIGNING_SECRET)),
+    syncWait: options.syncWait,
+  };
+  app.addHook('onReady', () => engine.start());
+  // Before the server waits for requests in flight: an async_mode=false request stops waiting.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    await engine.stop();
+  });
+  // Node's server.close() only ends keep-alive connections that are idle at that instant; one whose
+  // response (e.g. a file stream) finishes a moment later would hold the close up until the
+  // client's keep-alive timeout. Such a connection is ended as soon as its response is done.
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end();
+  });
   await app.register(
     async (api) => {
       await publicRoutes(api, deps);
       await creditRoutes(api, deps);
-      await userRoutes(api, deps);
+      await userRoutes(api, mediaDeps);
       await authCheckRoutes(api, deps);
+      await mediaRoutes(api, mediaDeps);
+      await fileRoutes(api, mediaDeps);
+      await generationRoutes(api, mediaDeps);
+      await uploadRoutes(api, mediaDeps);
+      await textRoutes(api, mediaDeps);
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },

@@ -30,3 +30,43 @@ export const MULTIPART_LIMITS = {
   fieldSize: 5_000_000,
   parts: 240,
 } as const;
+
+/** Longest prompt a generation or the prompt helper takes (SPEC leaves it open). */
+export const PROMPT_MAX_LENGTH = 4000;
+/** Longest value of any other multipart text field (free-form fields of POST media / edit included). */
+export const FIELD_VALUE_MAX_LENGTH = 10_000;
+/** Most text fields in one multipart call: the longest real form (elements, media records) stays far below. */
+export const FIELD_COUNT_MAX = 60;
+
+/** Job engine settings from the environment (server/src/main.ts; README "Environment"). */
+export interface JobEnvironment {
+  durationMs: number;
+  failureRate: number;
+  nsfwRate: number;
+  concurrency?: number;
+}
+
+/** How long a local job takes when KINORA_JOB_DURATION_MS is not set: long enough to watch it progress. */
+export const DEFAULT_JOB_DURATION_MS = 8000;
+
+function numberFromEnv(name: string, value: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || !check(parsed)) throw new Error(`${name} must be ${rule} (got "${value}")`);
+  return parsed;
+}
+
+/**
+ * KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0) and
+ * KINORA_JOB_CONCURRENCY (4): a bad value stops the server with a readable error.
+ */
+export function parseJobEnvironment(env: Readonly<Record<string, string | undefined>>): JobEnvironment {
+  const rate = (n: number): boolean => n >= 0 && n <= 1;
+  const concurrency = numberFromEnv('KINORA_JOB_CONCURRENCY', env.KINORA_JOB_CONCURRENCY, 0, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1');
+  return {
+    durationMs: numberFromEnv('KINORA_JOB_DURATION_MS', env.KINORA_JOB_DURATION_MS, DEFAULT_JOB_DURATION_MS, (n) => n >= 0, 'a number of milliseconds ≥ 0'),
+    failureRate: numberFromEnv('KINORA_JOB_FAILURE_RATE', env.KINORA_JOB_FAILURE_RATE, 0, rate, 'between 0 and 1'),
+    nsfwRate: numberFromEnv('KINORA_JOB_NSFW_RATE', env.KINORA_JOB_NSFW_RATE, 0, rate, 'between 0 and 1'),
+    ...(concurrency > 0 ? { concurrency } : {}),
+  };
+}

@@ -6,6 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
+import { parseJobEnvironment } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 
@@ -25,6 +26,9 @@ import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
  *   so a local-mode server must not be reachable from the network.
  * - KINORA_GUEST_CLEANUP_INTERVAL_MS (7 days): how often the shared guest account's content is
  *   deleted and its credits reset; the next run time is kept in the database across restarts.
+ * - KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0),
+ *   KINORA_JOB_CONCURRENCY (4): how long a generation job processes, the shares of jobs that fail or
+ *   are flagged nsfw, and how many run at once. Media files live in `${dataDir}/media`.
  * - LOG_LEVEL (`warn`).
  */
 async function main(): Promise<void> {
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
   const localMode = env.KINORA_LOCAL_MODE === 'true';
   const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
   const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
+  const jobs = parseJobEnvironment(env);
 
   const pool =
     env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
@@ -56,6 +61,8 @@ async function main(): Promise<void> {
     localMode,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
     guestCleanup: { intervalMs: guestCleanupIntervalMs },
+    jobs,
+    mediaDir: path.join(dataDir, 'media'),
   });
 
   let closing = false;

@@ -127,6 +127,88 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    id: 5,
+    name: 'media-jobs-files-idempotency',
+    statements: [
+      // A media item (SPEC §3) is also the job that makes it: the job engine claims rows whose
+      // status is queued (or processing with an expired lease) with FOR UPDATE SKIP LOCKED.
+      `CREATE TABLE media (
+        id text PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        kind text NOT NULL CHECK (kind IN ('image', 'video', 'audio')),
+        tool text NOT NULL,
+        endpoint text,
+        option text,
+        status text NOT NULL,
+        progress integer NOT NULL DEFAULT 0 CHECK (progress BETWEEN 0 AND 100),
+        cost integer NOT NULL DEFAULT 0 CHECK (cost >= 0),
+        charged boolean NOT NULL DEFAULT false,
+        refund_ledger_id bigint REFERENCES credit_ledger (id),
+        error text,
+        args jsonb NOT NULL DEFAULT '{}'::jsonb,
+        image_urls jsonb NOT NULL DEFAULT '[]'::jsonb,
+        inputs jsonb NOT NULL DEFAULT '[]'::jsonb,
+        items jsonb NOT NULL DEFAULT '[]'::jsonb,
+        asset_id text,
+        visibility text NOT NULL DEFAULT 'private' CHECK (visibility IN ('private', 'unlisted', 'public')),
+        logo_variant boolean NOT NULL DEFAULT false,
+        -- SPEC §3: '1' = results are absolute URLs (every job and upload of issue 4); '2'/'3' are for
+        -- the batch results of later issues, whose paths are relative to base_url.
+        version text NOT NULL DEFAULT '1',
+        base_url text NOT NULL DEFAULT '',
+        lease_owner text,
+        lease_expires_at timestamptz,
+        attempts integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        finished_at timestamptz
+      )`,
+      // The worker's claim: queued rows by age, and processing rows by lease expiry.
+      `CREATE INDEX media_queue_idx ON media (created_at) WHERE status = 'queue_source'`,
+      `CREATE INDEX media_lease_idx ON media (lease_expires_at) WHERE status = 'processing_source'`,
+      // GET media?tool=: the owner's media newest first.
+      `CREATE INDEX media_user_listing_idx ON media (user_sub, tool, created_at DESC)`,
+      `CREATE INDEX media_user_created_idx ON media (user_sub, created_at DESC)`,
+      `CREATE TABLE media_files (
+        id text PRIMARY KEY,
+        media_id text NOT NULL REFERENCES media (id) ON DELETE CASCADE,
+        user_sub text NOT NULL REFERENCES users (sub),
+        role text NOT NULL,
+        name text NOT NULL,
+        content_type text NOT NULL,
+        bytes bigint NOT NULL,
+        path text NOT NULL,
+        width integer,
+        height integer,
+        duration_seconds double precision,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE INDEX media_files_media_idx ON media_files (media_id)`,
+      // A job is refunded at most once, whatever path ends it (cancel, failure, nsfw, delete).
+      `CREATE UNIQUE INDEX credit_ledger_one_refund_per_job ON credit_ledger (job_id) WHERE kind = 'refund'`,
+      `CREATE TABLE idempotency_keys (
+        user_sub text NOT NULL REFERENCES users (sub),
+        key text NOT NULL,
+        request_hash text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'done')),
+        response_status integer,
+        response_body jsonb,
+        -- The media the request created, written in the transaction that debits it: a retry after a
+        -- crash between that commit and the key's completion replays this media instead of paying again.
+        media_id text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (user_sub, key)
+      )`,
+      `CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`,
+      // Secrets the server makes once and keeps (the file-link signing key), so links survive a restart.
+      `CREATE TABLE server_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

@@ -10,7 +10,9 @@ import {
 import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
 import { insertContactMessage } from '../db/contact-messages.ts';
+import { deleteMediaOfUsers } from '../db/media.ts';
 import { findUserByHandle, findUserBySub, markUserDeleted, type UserRow } from '../db/users.ts';
+import type { JobEngine } from '../jobs/engine.ts';
 import { HttpError, ok, parseInput } from './http.ts';
 import { DETAILS } from './messages.ts';
 import type { RouteDeps } from './route-deps.ts';
@@ -35,8 +37,8 @@ async function findPublicUser(deps: RouteDeps, id: string, type: string | undefi
   }
 }
 
-export async function userRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const { db, auth, identity } = deps;
+export async function userRoutes(app: FastifyInstance, deps: RouteDeps & { engine?: JobEngine }): Promise<void> {
+  const { db, auth, identity, engine } = deps;
 
   /** Public profile (SPEC §6: no auth). Deleted accounts are gone for everyone. */
   app.get<{ Params: { id: string }; Querystring: { type?: string } }>(
@@ -65,22 +67,31 @@ export async function userRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   });
 
   /**
-   * Deletes the caller's account. The row is marked deleted and the pool user removed in one
-   * transaction: if the pool refuses, the row stays live; if the row cannot be written, the pool
-   * user is never touched. The shared guest account cannot be deleted (SPEC §6).
+   * Deletes the caller's account. The row is marked deleted, the media removed (live jobs
+   * cancelled and refunded first, as the guest clean-up does) and the pool user removed in one
+   * transaction: if the pool refuses, the row and media stay; if the row cannot be written, the
+   * pool user is never touched. The files go once that has committed. The shared guest account
+   * cannot be deleted (SPEC §6).
    */
   app.delete('/users', async (request): Promise<{ data: DeleteAccountResponse }> => {
     const user = await auth.requireUser(request);
     if (user.username.toLowerCase() === GUEST_USERNAME) throw new HttpError(403, DETAILS.guestAccountProtected);
-    await db.transaction(async (tx) => {
+    const removed = await db.transaction(async (tx) => {
       await markUserDeleted(tx, user.sub);
+      const mediaIds = await deleteMediaOfUsers(tx, [user.sub]);
       try {
         await identity.deleteUser(user.username);
       } catch (error) {
         request.log.error({ err: error }, 'deleting the pool user failed');
         throw new HttpError(502, DETAILS.accountDeleteFailed);
       }
+      return mediaIds;
     });
+    for (const id of removed) {
+      engine?.announceEnd(id);
+      // A folder left behind (a failed removal) is swept later as an orphan.
+      await engine?.store.removeMedia(id).catch((error: unknown) => request.log.error({ err: error, mediaId: id }, 'removing media files failed'));
+    }
     return ok({ deleted: true as const });
   });
 

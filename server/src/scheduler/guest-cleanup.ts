@@ -2,6 +2,7 @@ import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { STARTING_CREDIT_GRANT } from '../config.ts';
 import { appendLedgerEntry, creditBalance } from '../db/credit-ledger.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { deleteMediaOfUsers } from '../db/media.ts';
 import { createScheduledTask, type ScheduledTask } from './scheduled-task.ts';
 
 /**
@@ -15,11 +16,21 @@ export interface GuestContentCleaner {
 }
 
 /**
- * Today the guest owns no content: nothing in the database is generated or uploaded media yet.
- * Contact-us messages are not content (they are the team's inbox, not shown to other guests) and
- * coupon redemptions are the ledger's record; both are kept.
+ * The guest's media: generated and uploaded items with their file rows (a live job is cancelled and
+ * refunded first, as for a deleted account; its worker sees the row gone and stops). The files on
+ * disk are removed by the job engine's sweep of folders without a media row, after this
+ * transaction has committed.
  */
-export const GUEST_CONTENT_CLEANERS: readonly GuestContentCleaner[] = [];
+export const GUEST_MEDIA_CLEANER: GuestContentCleaner = {
+  name: 'media',
+  clean: async (tx, guestSubs) => (await deleteMediaOfUsers(tx, guestSubs)).length,
+};
+
+/**
+ * Contact-us messages are not content (they are the team's inbox, not shown to other guests) and
+ * coupon redemptions and refunds are the ledger's record; both are kept.
+ */
+export const GUEST_CONTENT_CLEANERS: readonly GuestContentCleaner[] = [GUEST_MEDIA_CLEANER];
 
 export const GUEST_CLEANUP_TASK = 'guest-cleanup';
 /** SPEC §6: the guest's content is deleted weekly. */

@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../../server/src/app.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { startEmulator, type TestEmulator } from './emulator.ts';
@@ -12,6 +16,13 @@ export interface TestServer {
   /** The server's own database, for checking what a call stored. */
   db: Database;
   apiKey: string;
+  /** Where this server stores media files (a temporary folder, removed on close). */
+  mediaDir: string;
+  /**
+   * Closes the app (its job engine hands its jobs back) and starts a new one on the same database
+   * and media folder, as a restarted server would; `url` changes to the new port.
+   */
+  restart(options?: { jobs?: AppOptions['jobs']; beforeStart?: () => Promise<void> }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,7 +31,14 @@ export interface StartTestServerOptions {
   staticDir?: string;
   /** Schedule the guest clean-up (e.g. every few milliseconds). */
   guestCleanup?: AppOptions['guestCleanup'];
+  /** Job engine settings; tests that run jobs set durationMs in milliseconds. */
+  jobs?: AppOptions['jobs'];
+  /** How async_mode=false requests wait (limit, key touches, per-user cap). */
+  syncWait?: AppOptions['syncWait'];
 }
+
+/** Idle workers look for jobs once a second; a job queued by the server wakes them at once. */
+const TEST_JOB_DEFAULTS: AppOptions['jobs'] = { durationMs: 100, pollIntervalMs: 1000, concurrency: 2 };
 
 /**
  * A real server on a free port: `buildApp` with a fresh in-memory PGlite and a real cognito-local,
@@ -34,32 +52,55 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     await db.close();
     throw error;
   });
-  const app = await buildApp({
-    db,
-    identity: emulator.identity,
-    apiKey: TEST_API_KEY,
-    staticDir: options.staticDir,
-    localMode: true,
-    guestCleanup: options.guestCleanup,
-  });
+  const mediaDir = await mkdtemp(path.join(tmpdir(), 'kinora-media-'));
+  const start = async (jobs: AppOptions['jobs']): Promise<{ app: FastifyInstance; url: string }> => {
+    const app = await buildApp({
+      db,
+      identity: emulator.identity,
+      apiKey: TEST_API_KEY,
+      staticDir: options.staticDir,
+      localMode: true,
+      guestCleanup: options.guestCleanup,
+      jobs: { ...TEST_JOB_DEFAULTS, ...jobs },
+      mediaDir,
+      syncWait: options.syncWait,
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    const { port } = app.server.address() as AddressInfo;
+    return { app, url: `http://127.0.0.1:${port}` };
+  };
+  let running: { app: FastifyInstance; url: string };
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    running = await start(options.jobs);
   } catch (error) {
-    await Promise.all([app.close(), db.close(), emulator.stop()]);
+    await Promise.all([db.close(), emulator.stop(), rm(mediaDir, { recursive: true, force: true })]);
     throw error;
   }
-  const { port } = app.server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
+  const server: TestServer = {
+    url: running.url,
     emulator,
     db,
     apiKey: TEST_API_KEY,
+    mediaDir,
+    async restart(restartOptions = {}) {
+      await running.app.close();
+      await restartOptions.beforeStart?.();
+      running = await start({ ...options.jobs, ...restartOptions.jobs });
+      server.url = running.url;
+    },
     async close() {
-      await app.close();
+      await running.app.close();
       await db.close();
       await emulator.stop();
+      await rm(mediaDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 export interface ApiAnswer<T = unknown> {

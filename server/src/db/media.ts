@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import type { MediaKind } from '../../../src/config/enums.ts';
+import { appendLedgerEntry } from './credit-ledger.ts';
+import type { Queryable } from './database.ts';
+
+/**
+ * The media table: a media item of SPEC §3, which is also the job that makes it. Statuses follow
+ * SPEC §4: `queue_source` → `processing_source` → `success_image` (images) / `success` (audio),
+ * or one of the ended statuses `failed`, `nsfw`, `cancelled` (each refunded once).
+ */
+
+export const QUEUED_STATUS = 'queue_source';
+export const PROCESSING_STATUS = 'processing_source';
+/** Statuses of a job that has not ended: cancel stops it, delete cancels it first. */
+export const LIVE_STATUSES = [QUEUED_STATUS, PROCESSING_STATUS] as const;
+export type EndStatus = 'failed' | 'nsfw' | 'cancelled';
+
+/** Whether a job with this status has not ended yet. */
+export const isLive = (status: string): boolean => (LIVE_STATUSES as readonly string[]).includes(status);
+
+/** SPEC §4 success status of a finished generation of this kind. */
+export const successStatusFor = (kind: MediaKind): string => (kind === 'image' ? 'success_image' : 'success');
+
+export type ItemState = 'new' | 'processing' | 'success' | 'failed' | 'nsfw';
+
+/** One result of a job as the row keeps it; URLs are made from the file ids at answer time. */
+export interface StoredItem {
+  status: ItemState;
+  file_id?: string | null;
+  thumbnail_file_id?: string | null;
+}
+
+/** A picture the request referred to: a stored file, or (POST media) a URL Kinora does not store. */
+export type StoredImageRef = { file_id: string } | { url: string };
+
+/** A resolved input picture of a job: the multipart field and the stored file it names. */
+export interface StoredInput {
+  field: string;
+  file_id: string;
+}
+
+export interface MediaRow {
+  id: string;
+  user_sub: string;
+  kind: MediaKind;
+  tool: string;
+  endpoint: string | null;
+  option: string | null;
+  status: string;
+  progress: number;
+  cost: number;
+  charged: boolean;
+  refund_ledger_id: string | null;
+  error: string | null;
+  args: Record<string, unknown>;
+  image_urls: StoredImageRef[];
+  inputs: StoredInput[];
+  items: StoredItem[];
+  asset_id: string | null;
+  visibility: string;
+  logo_variant: boolean;
+  version: string;
+  base_url: string;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  attempts: number;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
+  refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
+  logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at`;
+
+/** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
+export const newPublicId = (): string => randomBytes(12).toString('base64url');
+
+export interface NewMedia {
+  id?: string;
+  userSub: string;
+  kind: MediaKind;
+  tool: string;
+  endpoint?: string | null;
+  option?: string | null;
+  status: string;
+  progress?: number;
+  cost?: number;
+  charged?: boolean;
+  args?: Record<string, unknown>;
+  imageUrls?: StoredImageRef[];
+  inputs?: StoredInput[];
+  items?: StoredItem[];
+  assetId?: string | null;
+  logoVariant?: boolean;
+  finished?: boolean;
+}
+
+export async function insertMedia(tx: Queryable, media: NewMedia): Promise<MediaRow> {
+  const { rows } = await tx.query<MediaRow>(
+    `INSERT INTO media (id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged, args, image_urls,
+       inputs, items, asset_id, logo_variant, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15, $16,
+       CASE WHEN $17::boolean THEN clock_timestamp() END)
+     RETURNING ${mediaColumns}`,
+    [
+      media.id ?? newPublicId(),
+      media.userSub,
+      media.kind,
+      media.tool,
+      media.endpoint ?? null,
+      media.option ?? null,
+      media.status,
+      media.progress ?? 0,
+      media.cost ?? 0,
+      media.charged ?? false,
+      JSON.stringify(media.args ?? {}),
+      JSON.stringify(media.imageUrls ?? []),
+      JSON.stringify(media.inputs ?? []),
+      JSON.stringify(media.items ?? []),
+      media.assetId ?? null,
+      media.logoVariant ?? false,
+      media.finished ?? false,
+    ],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('INSERT INTO media returned no row');
+  return row;
+}
+
+export async function findMedia(db: Queryable, id: string): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(`SELECT ${mediaColumns} FROM media WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** The caller's own media item; another user's id is treated as unknown (404, never 403). */
+export async function findOwnMedia(db: Queryable, id: string, userSub: string): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(`SELECT ${mediaColumns} FROM media WHERE id = $1 AND user_sub = $2`, [id, userSub]);
+  return rows[0] ?? null;
+}
+
+export async function listOwnMedia(
+  db: Queryable,
+  userSub: string,
+  options: { tool?: string; limit: number },
+): Promise<MediaRow[]> {
+  const { rows } = await db.query<MediaRow>(
+    `SELECT ${mediaColumns} FROM media WHERE user_sub = $1 AND ($2::text IS NULL OR tool = $2)
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [userSub, options.tool ?? null, options.limit],
+  );
+  return rows;
+}
+
+/** POST media / PUT media/{id}/edit / post-bullet-video: args merged, image_urls replaced when given. */
+export async function updateMediaRecord(
+  db: Queryable,
+  id: string,
+  userSub: string,
+  change: { args?: Record<string, unknown>; imageUrls?: StoredImageRef[] },
+): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(
+    `UPDATE media SET args = args || $3::jsonb, image_urls = COALESCE($4::jsonb, image_urls), updated_at = clock_timestamp()
+     WHERE id = $1 AND user_sub = $2 RETURNING ${mediaColumns}`,
+    [id, userSub, JSON.stringify(change.args ?? {}), change.imageUrls ? JSON.stringify(change.imageUrls) : null],
+  );
+  return rows[0] ?? null;
+}
+
+export const REFUND_REASONS: Readonly<Record<EndStatus, string>> = {
+  failed: 'Refund: the generation failed',
+  nsfw: 'Refund: the result was flagged as unsafe',
+  cancelled: 'Refund: the job was cancelled',
+};
+
+/**
+ * Ends a live job as failed, nsfw or cancelled and gives its credits back, all in `tx`. The status
+ * change is conditional on the job still being live, so of two enders (a cancel and the worker's
+ * failure) exactly one wins, and the refund row is written only by the winner and only while
+ * refund_ledger_id is unset: a job is refunded exactly once. Null when the job was not live.
+ */
+export async function endJobWithRefund(
+  tx: Queryable,
+  id: string,
+  status: EndStatus,
+  error: string | null,
+  options: { leaseOwner?: string } = {},
+): Promise<MediaRow | null> {
+  const { rows } = await tx.query<MediaRow>(
+    `UPDATE media SET status = $2, error = $3, lease_owner = NULL, lease_expires_at = NULL,
+       items = (SELECT COALESCE(jsonb_agg(item || jsonb_build_object('status', $5::text)), '[]'::jsonb) FROM jsonb_array_elements(items) AS item),
+       updated_at = clock_timestamp(), finished_at = clock_timestamp()
+     WHERE id = $1 AND status = ANY($4::text[]) AND ($6::text IS NULL OR lease_owner = $6)
+     RETURNING ${mediaColumns}`,
+    [id, status, error, LIVE_STATUSES, status === 'nsfw' ? 'nsfw' : 'failed', options.leaseOwner ?? null],
+  );
+  const ended = rows[0];
+  if (!ended) return null;
+  if (!ended.charged || ended.cost <= 0 || ended.refund_ledger_id !== null) return ended;
+  const ledgerId = await appendLedgerEntry(tx, {
+    userSub: ended.user_sub,
+    amount: ended.cost,
+    kind: 'refund',
+    reason: REFUND_REASONS[status],
+    jobId: ended.id,
+  });
+  const refunded = await tx.query<MediaRow>(
+    `UPDATE media SET refund_ledger_id = $2 WHERE id = $1 AND refund_ledger_id IS NULL RETURNING ${mediaColumns}`,
+    [ended.id, ledgerId],
+  );
+  return refunded.rows[0] ?? ended;
+}
+
+/** Deletes the row (its media_files rows go with it); true when it existed and was the caller's. */
+export async function deleteMediaRow(tx: Queryable, id: string, userSub: string): Promise<boolean> {
+  const { rowCount } = await tx.query('DELETE FROM media WHERE id = $1 AND user_sub = $2', [id, userSub]);
+  return rowCount > 0;
+}
+
+// ---- the worker's side -------------------------------------------------------------------------
+
+/**
+ * Takes the oldest queued job, or a processing job whose worker stopped renewing its lease (a
+ * crashed or killed server), for `owner`: a token of this one claim, so a worker whose lease ran
+ * out can never complete, renew or release the job another worker has claimed since. SKIP LOCKED lets several workers (and servers sharing
+ * one PostgreSQL) claim concurrently without waiting on each other or taking one job twice.
+ */
+export async function claimNextJob(tx: Queryable, owner: string, leaseMs: number): Promise<MediaRow | null> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT id FROM media
+     WHERE status = $1 OR (status = $2 AND lease_expires_at < clock_timestamp())
+     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [QUEUED_STATUS, PROCESSING_STATUS],
+  );
+  const candidate = rows[0];
+  if (!candidate) return null;
+  const claimed = await tx.query<MediaRow>(
+    `UPDATE media SET status = $2, lease_owner = $3, lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000),
+       attempts = attempts + 1,
+       items = (SELECT COALESCE(jsonb_agg(item || '{"status":"processing"}'::jsonb), '[]'::jsonb) FROM jsonb_array_elements(items) AS item),
+       updated_at = clock_timestamp()
+     WHERE id = $1 RETURNING ${mediaColumns}`,
+    [candidate.id, PROCESSING_STATUS, owner, leaseMs],
+  );
+  return claimed.rows[0] ?? null;
+}
+
+/**
+ * The worker's heartbeat: new progress and a renewed lease, only while the job is still this
+ * worker's and still processing. False means stop: the job was cancelled, deleted or reclaimed.
+ */
+export async function renewJob(db: Queryable, id: string, owner: string, progress: number, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE media SET progress = GREATEST(progress, $3), updated_at = clock_timestamp(),
+       lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+     WHERE id = $1 AND status = $5 AND lease_owner = $2`,
+    [id, owner, progress, leaseMs, PROCESSING_STATUS],
+  );
+  return rowCount > 0;
+}
+
+/**
+ * A stopping server hands its job back to the queue so the next worker starts it at once. The
+ * claim's attempt is given back too: only jobs whose server died count towards MAX_JOB_ATTEMPTS,
+ * not ones that graceful restarts interrupted.
+ */
+export async function releaseJob(db: Queryable, id: string, owner: string): Promise<void> {
+  await db.query(
+    `UPDATE media SET status = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
+       attempts = GREATEST(attempts - 1, 0),
+       items = (SELECT COALESCE(jsonb_agg(item || '{"status":"new"}'::jsonb), '[]'::jsonb) FROM jsonb_array_elements(items) AS item)
+     WHERE id = $1 AND status = $4 AND lease_owner = $2`,
+    [id, owner, QUEUED_STATUS, PROCESSING_STATUS],
+  );
+}
+
+/** Marks the job done with its result items, only if it is still this worker's live job. */
+export async function completeJob(
+  tx: Queryable,
+  id: string,
+  owner: string,
+  status: string,
+  items: StoredItem[],
+): Promise<MediaRow | null> {
+  const { rows } = await tx.query<MediaRow>(
+    `UPDATE media SET status = $3, progress = 100, items = $4::jsonb, lease_owner = NULL, lease_expires_at = NULL,
+       updated_at = clock_timestamp(), finished_at = clock_timestamp()
+     WHERE id = $1 AND lease_owner = $2 AND status = $5 RETURNING ${mediaColumns}`,
+    [id, owner, status, JSON.stringify(items), PROCESSING_STATUS],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Removes every media item of these users (the guest's weekly clean-up, a deleted account): live
+ * jobs are cancelled and refunded first, then the rows go with their file rows. Answers the ids, so
+ * the caller can remove their folders once `tx` has committed (the engine's sweep does otherwise).
+ */
+export async function deleteMediaOfUsers(tx: Queryable, userSubs: readonly string[]): Promise<string[]> {
+  if (userSubs.length === 0) return [];
+  const live = await tx.query<{ id: string }>('SELECT id FROM media WHERE user_sub = ANY($1::text[]) AND status = ANY($2::text[])', [
+    userSubs,
+    LIVE_STATUSES,
+  ]);
+  for (const { id } of live.rows) await endJobWithRefund(tx, id, 'cancelled', null);
+  const { rows } = await tx.query<{ id: string }>('DELETE FROM media WHERE user_sub = ANY($1::text[]) RETURNING id', [userSubs]);
+  return rows.map((row) => row.id);
+}
+
+/** GET media/{id}/processing-status reads only these columns (it is polled often, without auth). */
+export interface ProcessingStatusRow {
+  id: string;
+  status: string;
+  progress: number;
+  items: StoredItem[];
+  updated_at: Date;
+}
+
+export async function findProcessingStatus(db: Queryable, id: string): Promise<ProcessingStatusRow | null> {
+  const { rows } = await db.query<ProcessingStatusRow>('SELECT id, status, progress, items, updated_at FROM media WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+/** Statuses of several jobs at once (the engine's one poller for every async_mode=false waiter). */
+export async function statusesOf(db: Queryable, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; status: string }>('SELECT id, status FROM media WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((row) => [row.id, row.status]));
+}

@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { DEFAULT_JOB_DURATION_MS } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { pruneIdempotencyKeys } from '../db/idempotency.ts';
+import {
+  claimNextJob,
+  completeJob,
+  endJobWithRefund,
+  isLive,
+  releaseJob,
+  renewJob,
+  statusesOf,
+  successStatusFor,
+  type MediaRow,
+  type StoredItem,
+} from '../db/media.ts';
+import type { RenderProvider } from '../render/provider.ts';
+import { RenderRejectedError } from '../render/render-errors.ts';
+import { createMediaStore, type MediaStore } from './media-store.ts';
+import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
+import { MissingInputError, runPipeline } from './pipelines.ts';
+
+/**
+ * The job engine (ARCHITECTURE.md §4): jobs are rows of `media`; in-process workers claim them with
+ * FOR UPDATE SKIP LOCKED, move them through SPEC §4's statuses while renewing a lease, render
+ * through the RenderProvider and store the files. A job outlives its server: a stopping server
+ * hands its jobs back to the queue, and a job whose server died is reclaimed when its lease expires.
+ */
+
+export interface EngineOptions {
+  /** How long a job spends processing before it is rendered (milliseconds in tests, seconds in demos). */
+  durationMs: number;
+  /**
+   * The local stand-in's failure simulation (README "Failures on purpose"): `[fail]` / `[nsfw]` in
+   * a prompt and the two rates below. Only for the local render engine: a real provider's jobs
+   * fail when the provider says so, whatever their prompt.
+   */
+  simulateFailures: boolean;
+  /** Share of jobs that fail (0–1), drawn from the job id (with simulateFailures). */
+  failureRate: number;
+  /** Share of jobs flagged nsfw (0–1), drawn from the job id (with simulateFailures). */
+  nsfwRate: number;
+  /** How often an idle worker looks for work (a job queued by this server wakes it at once). */
+  pollIntervalMs: number;
+  /** How long a claim lasts without a heartbeat before another worker may take the job over. */
+  leaseMs: number;
+  /** How often async_mode=false waiters look at their jobs' rows (for jobs another server ends). */
+  waitRecheckMs: number;
+  /** Jobs processed at once by this server. */
+  concurrency: number;
+  /** Where the files live (`${dataDir}/media`). */
+  mediaDir: string;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
+  durationMs: DEFAULT_JOB_DURATION_MS,
+  simulateFailures: false,
+  failureRate: 0,
+  nsfwRate: 0,
+  pollIntervalMs: 1000,
+  leaseMs: 30_000,
+  waitRecheckMs: 1000,
+  concurrency: 4,
+  mediaDir: path.join('.local', 'media'),
+};
+
+/** A job taken over this many times (its server kept dying on it) fails instead of looping forever. */
+export const MAX_JOB_ATTEMPTS = 5;
+const INTERRUPTED_ERROR = 'The job was interrupted too many times. Your credits were refunded.';
+const REFUNDED = 'Your credits were refunded.';
+const RENDER_ERROR = `The result could not be made. ${REFUNDED}`;
+/** Orphan folders and old idempotency keys are swept this often. */
+const MAINTENANCE_MS = 10 * 60 * 1000;
+
+export interface EngineLogger {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+export interface JobEngine {
+  readonly options: EngineOptions;
+  readonly store: MediaStore;
+  /** Between start() and stop(). */
+  readonly running: boolean;
+  start(): Promise<void>;
+  /** Stops claiming; jobs in their processing steps go back to the queue; waits for the workers. */
+  stop(): Promise<void>;
+  /** A job was queued: wake an idle worker now. */
+  notify(): void;
+  /** A job ended outside the workers (cancel, delete): wake its waiters. */
+  announceEnd(id: string): void;
+  /**
+   * Resolves true once the job has ended (or is gone), false after `timeoutMs`, on stop or when
+   * `signal` aborts. Every waiter shares one poller and the workers' end events.
+   */
+  waitForEnd(id: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+export interface CreateJobEngineOptions {
+  db: Database;
+  provider: RenderProvider;
+  options?: Partial<EngineOptions>;
+  logger?: EngineLogger;
+}
+
+function validate(options: EngineOptions): EngineOptions {
+  const rate = (name: 'failureRate' | 'nsfwRate'): void => {
+    if (!(options[name] >= 0 && options[name] <= 1)) throw new Error(`${name} must be between 0 and 1 (got ${options[name]})`);
+  };
+  rate('failureRate');
+  rate('nsfwRate');
+  for (const name of ['durationMs', 'pollIntervalMs', 'leaseMs', 'waitRecheckMs', 'concurrency'] as const) {
+    if (!(Number.isFinite(options[name]) && options[name] >= 0)) throw new Error(`${name} must be a number ≥ 0 (got ${options[name]})`);
+  }
+  if (options.concurrency < 1) throw new Error('concurrency must be at least 1');
+  return options;
+}
+
+export function createJobEngine({ db, provider, options: overrides = {}, logger }: CreateJobEngineOptions): JobEngine {
+  const options = validate({ ...DEFAULT_ENGINE_OPTIONS, ...stripUndefined(overrides) });
+  const store = createMediaStore(options.mediaDir);
+  const engineId = `engine-${randomBytes(6).toString('hex')}`;
+  // Every claim gets its own lease token: two claims of one job (the first worker's lease ran out
+  // while it rendered) can never both renew or complete it, even within one engine.
+  const newClaimToken = (): string => `${engineId}:${randomBytes(6).toString('hex')}`;
+  let stopping = new AbortController();
+  let workers: Promise<void>[] = [];
+  let wakers: Array<() => void> = [];
+  let maintenance: NodeJS.Timeout | undefined;
+  let running = false;
+
+  const logError = (error: unknown, message: string, jobId?: string): void =>
+    logger?.error({ err: error, jobId }, message);
+
+  // async_mode=false waiters, by job id, all served by one poller (not one timer and query each).
+  const waiters = new Map<string, Set<(ended: boolean) => void>>();
+  let poller: NodeJS.Timeout | undefined;
+
+  const settleWaiters = (id: string, value: boolean): void => {
+    const set = waiters.get(id);
+    if (!set) return;
+    waiters.delete(id);
+    for (const settle of set) settle(value);
+    if (waiters.size === 0) {
+      clearInterval(poller);
+      poller = undefined;
+    }
+  };
+
+  /** Settles the waiters of every job among `ids` that has ended or is gone. */
+  async function recheckWaiters(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    try {
+      const statuses = await statusesOf(db, ids);
+      for (const id of ids) {
+        const status = statuses.get(id);
+        if (status === undefined || !isLive(status)) settleWaiters(id, true);
+      }
+    } catch (error) {
+      logError(error, 'checking waited-for jobs failed; checked again shortly');
+    }
+  }
+
+  const announceEnd = (id: string): void => {
+    if (waiters.has(id)) void recheckWaiters([id]);
+  };
+
+  /** Sleeps `ms`, cut short by notify() (when `wakeable`) or by stop(); answers false when stopping. */
+  const pause = (ms: number, wakeable: boolean): Promise<boolean> =>
+    new Promise((resolve) => {
+      const signal = stopping.signal;
+      if (signal.aborted) {
+        resolve(false);
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        wakers = wakers.filter((waker) => waker !== done);
+        resolve(!signal.aborted);
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
+      if (wakeable) wakers.push(done);
+    });
+
+  /** The claim's token: whoever holds the job's lease now. */
+  const tokenOf = (job: MediaRow): string => {
+    if (!job.lease_owner) throw new Error(`job ${job.id} was claimed without a lease`);
+    return job.lease_owner;
+  };
+
+  async function endJob(job: MediaRow, status: 'failed' | 'nsfw', error: string): Promise<void> {
+    await db.transaction((tx) => endJobWithRefund(tx, job.id, status, error, { leaseOwner: tokenOf(job) }));
+  }
+
+  /**
+   * Renews the claim's lease on a timer while the job renders and its files are written (which
+   * may take longer than a lease), so another worker does not take over a job that is progressing.
+   */
+  function heartbeat(job: MediaRow, progress: number): () => void {
+    const timer = setInterval(
+      () => {
+        renewJob(db, job.id, tokenOf(job), progress, options.leaseMs).catch((error: unknown) =>
+          logError(error, 'renewing a lease failed', job.id),
+        );
+      },
+      Math.max(10, options.leaseMs / 3),
+    );
+    return () => clearInterval(timer);
+  }
+
+  async function finishJob(job: MediaRow, progress: number): Promise<void> {
+    const prompt = typeof job.args.prompt === 'string' ? job.args.prompt : '';
+    const outcome = options.simulateFailures ? simulatedOutcome(job.id, prompt, options) : 'success';
+    if (outcome !== 'success') {
+      await endJob(job, outcome, SIMULATED_ERRORS[outcome]);
+      return;
+    }
+    const stopHeartbeat = heartbeat(job, progress);
+    let written;
+    try {
+      const result = await runPipeline(db, store, provider, job);
+      written = await store.write(job.id, job.user_sub, result.files);
+    } catch (error) {
+      stopHeartbeat();
+      if (error instanceof RenderRejectedError) {
+        await endJob(job, error.outcome, `${error.message} ${REFUNDED}`);
+        return;
+      }
+      if (error instanceof MissingInputError) {
+        await endJob(job, 'failed', `${error.message} ${REFUNDED}`);
+        return;
+      }
+      logError(error, 'rendering a job failed', job.id);
+      await endJob(job, 'failed', RENDER_ERROR);
+      return;
+    }
+    stopHeartbeat();
+    const items: StoredItem[] = [];
+    const thumbnail = written.find((row) => row.role === 'thumbnail');
+    for (const result of written.filter((row) => row.role === 'result')) {
+      items.push({ status: 'success', file_id: result.id, thumbnail_file_id: thumbnail?.id ?? null });
+    }
+    const files = written;
+    const completed = await db.transaction(async (tx) => {
+      const row = await completeJob(tx, job.id, tokenOf(job), successStatusFor(job.kind), items);
+      if (row) await store.insertRows(tx, files);
+      return row;
+    });
+    // Cancelled, deleted or taken over while rendering: the files have no rows and go.
+    if (!completed) await store.removeFiles(files);
+  }
+
+  async function runJob(job: MediaRow): Promise<void> {
+    if (job.attempts > MAX_JOB_ATTEMPTS) {
+      await endJob(job, 'failed', INTERRUPTED_ERROR);
+      return;
+    }
+    const steps = Math.min(20, Math.max(2, Math.ceil(options.durationMs / 400)));
+    let progress = 0;
+    for (let step = 1; step <= steps; step += 1) {
+      if (!(await pause(options.durationMs / steps, false))) {
+        await releaseJob(db, job.id, tokenOf(job));
+        return;
+      }
+      progress = Math.round(5 + (85 * step) / steps);
+      // Cancelled, deleted or taken over by another claim: this worker lets go.
+      if (!(await renewJob(db, job.id, tokenOf(job), progress, options.leaseMs))) return;
+    }
+    await finishJob(job, progress);
+  }
+
+  async function workerLoop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      let job: MediaRow | null = null;
+      try {
+        job = await db.transaction((tx) => claimNextJob(tx, newClaimToken(), options.leaseMs));
+      } catch (error) {
+        logError(error, 'claiming a job failed');
+      }
+      if (!job) {
+        await pause(options.pollIntervalMs, true);
+        continue;
+      }
+      try {
+        await runJob(job);
+      } catch (error) {
+        logError(error, 'a job failed unexpectedly; its lease will expire and it is retried', job.id);
+      } finally {
+        announceEnd(job.id);
+      }
+    }
+  }
+
+  async function maintain(): Promise<void> {
+    try {
+      await store.sweepOrphans(db);
+      await pruneIdempotencyKeys(db);
+    } catch (error) {
+      logError(error, 'media maintenance failed');
+    }
+  }
+
+  return {
+    options,
+    store,
+    get running() {
+      return running;
+    },
+    async start() {
+      if (running) return;
+      running = true;
+      stopping = new AbortController();
+      workers = Array.from({ length: options.concurrency }, () => workerLoop());
+      void maintain();
+      maintenance = setInterval(() => void maintain(), MAINTENANCE_MS);
+      maintenance.unref();
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      clearInterval(maintenance);
+      stopping.abort();
+      await Promise.all(workers);
+      workers = [];
+      for (const id of [...waiters.keys()]) settleWaiters(id, false);
+    },
+    notify() {
+      const waker = wakers.shift();
+      waker?.();
+    },
+    announceEnd,
+    waitForEnd(id, timeoutMs, signal) {
+      return new Promise((resolve) => {
+        if (!running || signal?.aborted) {
+          resolve(false);
+          return;
+        }
+        let settled = false;
+        const settle = (value: boolean): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timeout);
+          signal?.removeEventListener('abort', onAbort);
+          const set = waiters.get(id);
+          set?.delete(settle);
+          if (set?.size === 0) settleWaiters(id, false);
+          resolve(value);
+        };
+        const onAbort = (): void => settle(false);
+        const timeout = setTimeout(() => settle(false), timeoutMs);
+        signal?.addEventListener('abort', onAbort);
+        let set = waiters.get(id);
+        if (!set) {
+          set = new Set();
+          waiters.set(id, set);
+        }
+        set.add(settle);
+        poller ??= setInterval(() => void recheckWaiters([...waiters.keys()]), options.waitRecheckMs);
+        void recheckWaiters([id]);
+      });
+    },
+  };
+}
+
+function stripUndefined<T extends object>(value: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How the local stand-in decides that a generation fails or is flagged unsafe (README "The local
+ * stand-ins"): a prompt containing `[fail]` fails and one containing `[nsfw]` is flagged; otherwise
+ * the configured rates decide, drawn from the job id so a job's fate is the same after a restart.
+ */
+
+export type SimulatedOutcome = 'success' | 'failed' | 'nsfw';
+
+export const FAIL_MARKER = '[fail]';
+export const NSFW_MARKER = '[nsfw]';
+
+export const SIMULATED_ERRORS = {
+  failed: 'The model could not make this result. Your credits were refunded.',
+  nsfw: 'The result was flagged as unsafe content. Your credits were refunded.',
+} as const;
+
+/** A number in [0, 1) fixed by the text. */
+export function unitDraw(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+export function simulatedOutcome(
+  jobId: string,
+  prompt: string,
+  rates: { failureRate: number; nsfwRate: number },
+): SimulatedOutcome {
+  const text = prompt.toLowerCase();
+  if (text.includes(FAIL_MARKER)) return 'failed';
+  if (text.includes(NSFW_MARKER)) return 'nsfw';
+  if (unitDraw(`${jobId}:failure`) < rates.failureRate) return 'failed';
+  if (unitDraw(`${jobId}:nsfw`) < rates.nsfwRate) return 'nsfw';
+  return 'success';
+}

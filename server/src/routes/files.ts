@@ -1,0 +1,84 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { safeFileName } from '../../../src/lib/safe-file-name.ts';
+import { findMediaFile } from '../db/files.ts';
+import { HttpError } from './http.ts';
+import type { MediaRouteDeps } from './media-deps.ts';
+import { DETAILS } from './messages.ts';
+
+/**
+ * Types a browser shows without running anything: served inline as stored. Every other stored type
+ * (an SVG original, which can carry script; TIFF, HEIC, PSD originals the browser cannot show) is
+ * served as a download of plain bytes, never as what it claims to be.
+ */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif']);
+const isInline = (contentType: string): boolean =>
+  INLINE_TYPES.has(contentType) || contentType.startsWith('audio/') || contentType.startsWith('video/');
+
+/** `bytes=start-end` / `bytes=start-` / `bytes=-suffix` (one range; audio and video players seek with it). */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, from = '', to = ''] = match;
+  if (from === '' && to === '') return 'invalid';
+  let start: number;
+  let end: number;
+  if (from === '') {
+    start = Math.max(0, size - Number(to));
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (start > end || start >= size) return 'invalid';
+  return { start, end };
+}
+
+/**
+ * GET files/{fileId}?expires&signature: the only way to a stored file (ARCHITECTURE.md §4). No
+ * Authorization: the signature is the permission. A displayable file is sent as the type it was
+ * stored with, never sniffed; anything else as a download (INLINE_TYPES); and every answer is
+ * sandboxed, so an uploaded SVG cannot run script on this origin.
+ */
+export async function fileRoutes(app: FastifyInstance, { db, signer, engine }: MediaRouteDeps): Promise<void> {
+  app.get<{ Params: { fileId: string }; Querystring: { expires?: string; signature?: string } }>(
+    '/files/:fileId',
+    async (request, reply) => {
+      const { fileId } = request.params;
+      const { expires, signature } = request.query;
+      if (!signer.verify(fileId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
+      const file = await findMediaFile(db, fileId);
+      if (!file) throw new HttpError(404, DETAILS.notFound);
+      const filePath = engine.store.absolutePath(file);
+      const size = await stat(filePath).then(
+        (info) => info.size,
+        () => null,
+      );
+      if (size === null) throw new HttpError(404, DETAILS.notFound);
+      const maxAge = Math.max(0, Math.floor(Number(expires) - Date.now() / 1000));
+      const inline = isInline(file.content_type);
+      reply
+        .header('Content-Type', inline ? file.content_type : 'application/octet-stream')
+        .header('Cache-Control', `private, max-age=${maxAge}`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeFileName(file.name)}"`)
+        .header('Content-Security-Policy', 'sandbox')
+        .header('Accept-Ranges', 'bytes');
+      const range = parseRange(request.headers.range, size);
+      if (range === 'invalid') {
+        return reply.code(416).header('Content-Range', `bytes */${size}`).send();
+      }
+      if (range) {
+        reply
+          .code(206)
+          .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('Content-Length', range.end - range.start + 1);
+        return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
+      }
+      reply.header('Content-Length', size);
+      return reply.send(createReadStream(filePath));
+    },
+  );
+}

@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GENERATION_TOOLS, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
+import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
+import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
+import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
+import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { HttpError, ok } from './http.ts';
+import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
+import { resolvePictureLink } from './image-inputs.ts';
+import { mediaAnswer } from './media-answer.ts';
+import { requestOrigin, type MediaRouteDeps, type SyncWaitOptions } from './media-deps.ts';
+import { DETAILS } from './messages.ts';
+import { readMultipart, requestDigest, type MultipartBody } from './multipart-body.ts';
+import { parseGenerationRequest } from './generation-request.ts';
+import type { AuthUser } from './user-auth.ts';
+
+export const DEFAULT_SYNC_WAIT: SyncWaitOptions = { limitMs: 5 * 60 * 1000, keyTouchMs: 60 * 1000, perUser: 4 };
+
+/** SPEC §6: members of the Developer group are not charged. */
+const isDeveloper = (user: AuthUser): boolean => user.groups.includes(DEVELOPER_GROUP);
+
+/**
+ * An AbortSignal that fires when the caller goes away before its answer was sent. The reply's
+ * 'close' is the one to watch: the request side reports "destroyed" as soon as a multipart body
+ * has been read, long before the caller leaves.
+ */
+function callerLeft(reply: FastifyReply): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableEnded) controller.abort();
+  };
+  reply.raw.on('close', onClose);
+  return { signal: controller.signal, dispose: () => reply.raw.off('close', onClose) };
+}
+
+/**
+ * The generation calls of SPEC §7 (`image/*`, `audio/*`): validate, then debit the model's cost and
+ * queue the job in one transaction (the ledger refuses a negative balance: 402), and answer the job
+ * at once (async_mode true) or when it ended (false).
+ */
+export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
+  const { db, auth, engine, signer } = deps;
+  const sync = { ...DEFAULT_SYNC_WAIT, ...deps.syncWait };
+  /** async_mode=false requests waiting, per user (this server's; each one holds a connection). */
+  const waiting = new Map<string, number>();
+
+  /** Waits for the job to end (or the limit, a stopping server, a caller who left), keeping the key fresh. */
+  async function waitForJob(id: string, user: AuthUser, key: string | null, reply: FastifyReply): Promise<void> {
+    const deadline = Date.now() + sync.limitMs;
+    const left = callerLeft(reply);
+    try {
+      let ended = false;
+      while (!ended && engine.running && !left.signal.aborted && Date.now() < deadline) {
+        ended = await engine.waitForEnd(id, Math.min(sync.keyTouchMs, deadline - Date.now()), left.signal);
+        if (!ended && key) await touchIdempotencyKey(db, user.sub, key);
+      }
+    } finally {
+      left.dispose();
+    }
+  }
+
+  async function createJob(
+    tool: GenerationToolSpec,
+    request: FastifyRequest<{ Querystring: { asset_id?: string } }>,
+    reply: FastifyReply,
+    user: AuthUser,
+    body: MultipartBody,
+    key: string | null,
+  ): Promise<HandlerAnswer> {
+    const parsed = parseGenerationRequest(tool, body);
+    const inputs: StoredInput[] = [];
+    const imageUrls: StoredImageRef[] = [];
+    for (const picture of parsed.pictures) {
+      const file = await resolvePictureLink(deps, user, picture.link, picture.field, { picturesOnly: true, required: true });
+      if (!file) continue;
+      inputs.push({ field: picture.field, file_id: file.id });
+      // Another user's picture (shared with a signed link) is kept as that link: answers never
+      // sign a file its owner does not own, so the share ends when the link expires.
+      imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: picture.link });
+    }
+    const charged = !isDeveloper(user) && parsed.model.required_credits > 0;
+    const cost = charged ? parsed.model.required_credits : 0;
+    const id = newPublicId();
+    let row;
+    try {
+      row = await db.transaction(async (tx) => {
+        const inserted = await insertMedia(tx, {
+          id,
+          userSub: user.sub,
+          kind: tool.kind,
+          tool: tool.slug,
+          endpoint: tool.endpoint,
+          option: parsed.model.value,
+          status: QUEUED_STATUS,
+          cost,
+          charged,
+          args: parsed.args,
+          imageUrls,
+          inputs,
+          items: [{ status: 'new' }],
+          assetId: request.query.asset_id || null,
+          logoVariant: user.row.logo_variant,
+        });
+        if (charged) {
+          await appendLedgerEntry(tx, {
+            userSub: user.sub,
+            amount: -cost,
+            kind: 'debit',
+            reason: `${tool.title} · ${parsed.model.label}`,
+            jobId: id,
+          });
+        }
+        // In the same commit as the debit: a retry after a crash from here on replays this job.
+        if (key) await bindIdempotencyMedia(tx, user.sub, key, id);
+        return inserted;
+      });
+    } catch (error) {
+      if (!isNegativeBalance(error)) throw error;
+      throw new HttpError(402, DETAILS.notEnoughCredits(parsed.model.required_credits, await creditBalance(db, user.sub)));
+    }
+    engine.notify();
+    if (!parsed.asyncMode) {
+      await waitForJob(row.id, user, key, reply);
+      const latest = await findMedia(db, row.id);
+      // Deleted while we waited: there is no job to answer with any more.
+      if (!latest) throw new HttpError(404, DETAILS.notFound);
+      row = latest;
+    }
+    return { statusCode: 200, payload: ok(await mediaAnswer(db, row, { origin: requestOrigin(request), signer })), mediaId: row.id };
+  }
+
+  /** Reserves one of the user's async_mode=false slots; the release runs when the request is done. */
+  function reserveSyncWait(user: AuthUser, body: MultipartBody): (() => void) | null {
+    const asyncMode = body.fields.async_mode?.[0];
+    if (asyncMode !== 'false' && asyncMode !== '0') return null;
+    const count = waiting.get(user.sub) ?? 0;
+    if (count >= sync.perUser) throw new HttpError(429, DETAILS.tooManySyncWaits);
+    waiting.set(user.sub, count + 1);
+    return () => {
+      const left = (waiting.get(user.sub) ?? 1) - 1;
+      if (left > 0) waiting.set(user.sub, left);
+      else waiting.delete(user.sub);
+    };
+  }
+
+  for (const tool of GENERATION_TOOLS) {
+    app.post<{ Querystring: { asset_id?: string } }>(`/${tool.endpoint}`, async (request, reply) => {
+      const user = await auth.requireUser(request);
+      const body = await readMultipart(request);
+      const hash = requestDigest(tool.endpoint, request.query, body);
+      const release = reserveSyncWait(user, body);
+      try {
+        return await runIdempotent(
+          db,
+          request,
+          reply,
+          user.sub,
+          hash,
+          (key) => createJob(tool, request, reply, user, body, key),
+          async (mediaId) => {
+            const row = await findMedia(db, mediaId);
+            return row ? ok(await mediaAnswer(db, row, { origin: requestOrigin(request), signer })) : null;
+          },
+        );
+      } finally {
+        release?.();
+      }
+    });
+  }
+}

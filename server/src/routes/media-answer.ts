@@ -1,0 +1,95 @@
+import type { Media, MediaResultItem } from '../../../src/services/schemas/media.ts';
+import type { Queryable } from '../db/database.ts';
+import { fileOwners, filesOfMedia, type MediaFileRow } from '../db/files.ts';
+import type { MediaRow } from '../db/media.ts';
+import type { FileSigner } from '../jobs/file-signing.ts';
+
+/** How an answer makes its file links: signed now, for this caller's origin. */
+export interface LinkMaker {
+  origin: string;
+  signer: FileSigner;
+}
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+/**
+ * A media row as the API answers it (mediaSchema). Every url and thumbnail_url is a signed link
+ * made at answer time, so a stored answer never hands out a link that outlives its hour.
+ * `owners` maps the files image_urls refers to onto their owners: only the row owner's own files
+ * are signed (a file reference to anyone else's file, or to a file that is gone, is left out).
+ */
+export function toMediaAnswer(
+  row: MediaRow,
+  files: readonly MediaFileRow[],
+  links: LinkMaker,
+  owners: ReadonlyMap<string, string> = new Map(),
+): Media {
+  const byId = new Map(files.map((file) => [file.id, file]));
+  const link = (fileId: string | null | undefined): string | null =>
+    fileId && byId.has(fileId) ? links.signer.sign(links.origin, fileId).url : null;
+  const items: MediaResultItem[] = row.items.map((item) => {
+    const file = item.file_id ? byId.get(item.file_id) : undefined;
+    return {
+      type: row.kind,
+      status: item.status,
+      url: link(item.file_id),
+      thumbnail_url: link(item.thumbnail_file_id),
+      file_id: file?.id ?? null,
+      duration_seconds: file?.duration_seconds ?? null,
+      width: file?.width ?? null,
+      height: file?.height ?? null,
+    };
+  });
+  const results = items.map((item) => item.url).filter((url): url is string => url !== null);
+  return {
+    id: row.id,
+    version: row.version,
+    base_url: row.base_url,
+    kind: row.kind,
+    tool: row.tool,
+    status: row.status,
+    progress: row.progress,
+    option: row.option,
+    cost: row.cost,
+    refunded: row.refund_ledger_id !== null,
+    error: row.error,
+    logo_variant: row.logo_variant,
+    asset_id: row.asset_id,
+    image_urls: row.image_urls.flatMap((ref) => {
+      if ('url' in ref) return [ref.url];
+      return owners.get(ref.file_id) === row.user_sub ? [links.signer.sign(links.origin, ref.file_id).url] : [];
+    }),
+    args: row.args,
+    created_at: iso(row.created_at) ?? '',
+    updated_at: iso(row.updated_at) ?? '',
+    finished_at: iso(row.finished_at),
+    items,
+    files: files.map((file) => ({
+      id: file.id,
+      name: file.name,
+      content_type: file.content_type,
+      bytes: file.bytes,
+      role: file.role,
+    })),
+    // SPEC §3 job history without history arrays: top-level results plus args.
+    ...(results.length > 0 ? { results } : {}),
+  };
+}
+
+/** Answers for several rows, their files (and the owners of the files they refer to) loaded in one query each. */
+export async function mediaAnswers(db: Queryable, rows: readonly MediaRow[], links: LinkMaker): Promise<Media[]> {
+  const files = await filesOfMedia(
+    db,
+    rows.map((row) => row.id),
+  );
+  const referred = rows.flatMap((row) => row.image_urls.flatMap((ref) => ('file_id' in ref ? [ref.file_id] : [])));
+  const owners = await fileOwners(db, [...new Set(referred)]);
+  return rows.map((row) => toMediaAnswer(row, files.filter((file) => file.media_id === row.id), links, owners));
+}
+
+export async function mediaAnswer(db: Queryable, row: MediaRow, links: LinkMaker): Promise<Media> {
+  const [answer] = await mediaAnswers(db, [row], links);
+  if (!answer) throw new Error(`no answer for media ${row.id}`);
+  return answer;
+}

@@ -1,0 +1,249 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MEDIA_KINDS, type MediaKind } from '../../../src/config/enums.ts';
+import { GENERATION_TOOLS, UPLOAD_ENDPOINTS } from '../../../src/config/generation-tools.ts';
+import { GUEST_USERNAME } from '../../../src/config/limits.ts';
+import { TOOL_SLUGS } from '../../../src/config/tools.ts';
+import type { Media, ProcessingStatus } from '../../../src/services/schemas/media.ts';
+import { findMediaFile } from '../db/files.ts';
+import {
+  deleteMediaRow,
+  endJobWithRefund,
+  findMedia,
+  findOwnMedia,
+  findProcessingStatus,
+  insertMedia,
+  isLive,
+  listOwnMedia,
+  updateMediaRecord,
+  type MediaRow,
+  type StoredImageRef,
+} from '../db/media.ts';
+import { findUserBySub } from '../db/users.ts';
+import { HttpError, ok, parseInput } from './http.ts';
+import { resolvePictureLink } from './image-inputs.ts';
+import type { AuthUser } from './user-auth.ts';
+import { mediaAnswer, mediaAnswers, type LinkMaker } from './media-answer.ts';
+import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
+import { DETAILS } from './messages.ts';
+import { readMultipart, single, type MultipartBody } from './multipart-body.ts';
+
+/** Kinora's listing: at most this many per call, 20 when not asked (RECENT_JOBS_LIMIT). */
+const LIST_LIMIT_MAX = 50;
+const LIST_LIMIT_DEFAULT = 20;
+
+/** GET media/{id}/view answers only these args: what a public page may show of the request. */
+const PUBLIC_ARGS = ['option', 'prompt', 'aspect_ratio', 'voice'] as const;
+
+const listQuerySchema = z.object({
+  tool: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+});
+
+const bulletVideoSchema = z.object({ batch_video_path: z.string().min(1).max(2000) });
+
+/** Fields of POST media / PUT media/{id}/edit that are columns, not args. */
+const RECORD_CONTROL_FIELDS = new Set(['image_urls', 'kind', 'tool']);
+/** A free-form field's name: what args keys look like elsewhere (prompt, aspect_ratio, batch_video_path…). */
+const ARG_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** What a media record's `tool` may be: a tool of the product, an upload, or a plain record. */
+const RECORD_TOOLS: ReadonlySet<string> = new Set<string>([
+  ...TOOL_SLUGS,
+  ...GENERATION_TOOLS.map((tool) => tool.slug),
+  ...MEDIA_KINDS.map((kind) => UPLOAD_ENDPOINTS[kind].tool),
+  'media',
+]);
+/** Longest outside URL a media record keeps (the usual browser and CDN limit). */
+const URL_MAX_LENGTH = 2048;
+
+/** Free-form fields as args: one value stays a string, a repeated key becomes an array. */
+function fieldsAsArgs(body: MultipartBody): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [name, values] of Object.entries(body.fields)) {
+    if (RECORD_CONTROL_FIELDS.has(name)) continue;
+    if (!ARG_NAME.test(name)) throw new HttpError(400, DETAILS.badFieldName(name));
+    args[name] = values.length === 1 ? values[0] : values;
+  }
+  return args;
+}
+
+const isWebUrl = (link: string): boolean => {
+  if (link.length > URL_MAX_LENGTH) return false;
+  try {
+    const url = new URL(link);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * image_urls[] of a media record: the caller's own Kinora files become file references (signed
+ * afresh in every answer); someone else's file, reached through a link they shared, stays that
+ * link (it expires as they meant it to); anything else must be an http(s) URL (no javascript:).
+ */
+async function recordImageRefs(deps: MediaRouteDeps, user: AuthUser, links: readonly string[]): Promise<StoredImageRef[]> {
+  const refs: StoredImageRef[] = [];
+  for (const raw of links) {
+    const link = raw.trim();
+    const file = await resolvePictureLink(deps, user, link, 'image_urls', { picturesOnly: false, required: false });
+    if (file) refs.push(file.user_sub === user.sub ? { file_id: file.id } : { url: link });
+    else if (isWebUrl(link)) refs.push({ url: link });
+    else throw new HttpError(400, DETAILS.badLink('image_urls'));
+  }
+  return refs;
+}
+
+function recordTool(body: MultipartBody): string {
+  const tool = single(body, 'tool') ?? 'media';
+  if (!RECORD_TOOLS.has(tool)) throw new HttpError(400, DETAILS.unknownTool(tool));
+  return tool;
+}
+
+function pickFields(media: Media, fields: string | undefined): Partial<Media> {
+  if (!fields) return media;
+  const wanted = new Set(fields.split(',').map((field) => field.trim()).filter(Boolean));
+  wanted.add('id');
+  return Object.fromEntries(Object.entries(media).filter(([key]) => wanted.has(key))) as Partial<Media>;
+}
+
+export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
+  const { db, auth, engine, signer } = deps;
+  const linksFor = (request: FastifyRequest): LinkMaker => ({ origin: requestOrigin(request), signer });
+
+  async function ownMedia(request: FastifyRequest<{ Params: { id: string } }>, user: AuthUser): Promise<MediaRow> {
+    const row = await findOwnMedia(db, request.params.id, user.sub);
+    if (!row) throw new HttpError(404, DETAILS.notFound);
+    return row;
+  }
+
+  /** Cancels a live job with its refund; null when it had already ended. */
+  async function cancelLive(id: string): Promise<MediaRow | null> {
+    const row = await db.transaction((tx) => endJobWithRefund(tx, id, 'cancelled', null));
+    if (row) engine.announceEnd(id);
+    return row;
+  }
+
+  app.get<{ Querystring: Record<string, unknown> }>('/media', async (request): Promise<{ data: { items: Media[] } }> => {
+    const user = await auth.requireUser(request);
+    const query = parseInput(listQuerySchema, request.query, 'Query');
+    const rows = await listOwnMedia(db, user.sub, { tool: query.tool, limit: query.limit });
+    return ok({ items: await mediaAnswers(db, rows, linksFor(request)) });
+  });
+
+  /** POST media: a media record without a job (SPEC §7), e.g. a picture kept for later. */
+  app.post<{ Querystring: { asset_id?: string } }>('/media', async (request): Promise<{ data: Media }> => {
+    const user = await auth.requireUser(request);
+    const body = await readMultipart(request);
+    const kind = (single(body, 'kind') ?? 'image') as MediaKind;
+    if (!MEDIA_KINDS.includes(kind)) throw new HttpError(400, `kind must be one of ${MEDIA_KINDS.join(', ')}.`);
+    const tool = recordTool(body);
+    const args = fieldsAsArgs(body);
+    const row = await insertMedia(db, {
+      userSub: user.sub,
+      kind,
+      tool,
+      status: 'success_source',
+      progress: 100,
+      args,
+      imageUrls: await recordImageRefs(deps, user, body.fields.image_urls ?? []),
+      assetId: request.query.asset_id || null,
+      logoVariant: user.row.logo_variant,
+      finished: true,
+    });
+    return ok(await mediaAnswer(db, row, linksFor(request)));
+  });
+
+  app.put<{ Params: { id: string } }>('/media/:id/edit', async (request): Promise<{ data: Media }> => {
+    const user = await auth.requireUser(request);
+    const current = await ownMedia(request, user);
+    // A live job's args and pictures are what its worker renders from: they stay as validated.
+    if (isLive(current.status)) throw new HttpError(409, DETAILS.jobStillRunning);
+    const body = await readMultipart(request);
+    const args = fieldsAsArgs(body);
+    const imageUrls = body.fields.image_urls ? await recordImageRefs(deps, user, body.fields.image_urls) : undefined;
+    const row = await updateMediaRecord(db, request.params.id, user.sub, { args, imageUrls });
+    if (!row) throw new HttpError(404, DETAILS.notFound);
+    return ok(await mediaAnswer(db, row, linksFor(request)));
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { fields?: string } }>(
+    '/media/:id',
+    async (request): Promise<{ data: Partial<Media> }> => {
+      const user = await auth.requireUser(request);
+      const row = await ownMedia(request, user);
+      return ok(pickFields(await mediaAnswer(db, row, linksFor(request)), request.query.fields));
+    },
+  );
+
+  /** Polled without auth (SPEC §6): nothing but the job's progress. */
+  app.get<{ Params: { id: string } }>(
+    '/media/:id/processing-status',
+    async (request, reply): Promise<{ data: ProcessingStatus }> => {
+      const row = await findProcessingStatus(db, request.params.id);
+      if (!row) throw new HttpError(404, DETAILS.notFound);
+      reply.header('Cache-Control', 'no-store');
+      return ok({
+        id: row.id,
+        status: row.status,
+        progress: row.progress,
+        items: row.items.map((item) => ({ status: item.status })),
+        updated_at: row.updated_at.toISOString(),
+      });
+    },
+  );
+
+  app.put<{ Params: { id: string } }>('/media/:id/cancel', async (request): Promise<{ data: Media }> => {
+    const user = await auth.requireUser(request);
+    await ownMedia(request, user);
+    const cancelled = await cancelLive(request.params.id);
+    if (!cancelled) throw new HttpError(409, DETAILS.jobAlreadyEnded);
+    return ok(await mediaAnswer(db, cancelled, linksFor(request)));
+  });
+
+  app.delete<{ Params: { id: string } }>('/media/:id', async (request): Promise<{ data: { id: string; deleted: true } }> => {
+    const user = await auth.requireUser(request);
+    const row = await ownMedia(request, user);
+    const removed = await db.transaction(async (tx) => {
+      if (isLive(row.status)) await endJobWithRefund(tx, row.id, 'cancelled', null);
+      return deleteMediaRow(tx, row.id, user.sub);
+    });
+    if (!removed) throw new HttpError(404, DETAILS.notFound);
+    engine.announceEnd(row.id);
+    await engine.store.removeMedia(row.id);
+    return ok({ id: row.id, deleted: true as const });
+  });
+
+  /** A public view (no auth): the guest's media (SPEC §6) or one its owner made public or unlisted. */
+  app.get<{ Params: { id: string } }>('/media/:id/view', async (request): Promise<{ data: Media }> => {
+    const row = await findMedia(db, request.params.id);
+    if (!row) throw new HttpError(404, DETAILS.notFound);
+    const owner = await findUserBySub(db, row.user_sub);
+    const isGuest = owner?.username.toLowerCase() === GUEST_USERNAME;
+    if (!isGuest && row.visibility !== 'public' && row.visibility !== 'unlisted') throw new HttpError(404, DETAILS.notFound);
+    const answer = await mediaAnswer(db, row, linksFor(request));
+    const args = Object.fromEntries(PUBLIC_ARGS.filter((key) => key in row.args).map((key) => [key, row.args[key]]));
+    return ok({ ...answer, args });
+  });
+
+  app.get<{ Params: { id: string; fileId: string } }>(
+    '/media/:id/file/:fileId/get-url',
+    async (request): Promise<{ data: { url: string; expires_at: string } }> => {
+      const user = await auth.requireUser(request);
+      const row = await ownMedia(request, user);
+      const file = await findMediaFile(db, request.params.fileId);
+      if (!file || file.media_id !== row.id) throw new HttpError(404, DETAILS.notFound);
+      const { url, expiresAt } = signer.sign(requestOrigin(request), file.id);
+      return ok({ url, expires_at: expiresAt.toISOString() });
+    },
+  );
+
+  app.put<{ Params: { id: string } }>('/media/:id/post-bullet-video', async (request): Promise<{ data: Media }> => {
+    const user = await auth.requireUser(request);
+    await ownMedia(request, user);
+    const { batch_video_path } = parseInput(bulletVideoSchema, request.body);
+    const row = await updateMediaRecord(db, request.params.id, user.sub, { args: { batch_video_path } });
+    if (!row) throw new HttpError(404, DETAILS.notFound);
+    return ok(await mediaAnswer(db, row, linksFor(request)));
+  });
+}
