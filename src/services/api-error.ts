@@ -1,3 +1,5 @@
+import { MESSAGES } from '@/config/messages';
+
 /**
  * `http`: the server answered with a failure; `network`: no answer at all (offline, time-out,
  * aborted); `auth`: stopped before sending because there is no signed-in user or session;
@@ -23,3 +25,10 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/**
+ * What a failed call says to the person: the error's own message (for an ApiError, the server's
+ * `detail`, SPEC §8), else `fallback`. The one reading of an error used by every machine.
+ */
+export const errorMessageOf = (error: unknown, fallback: string = MESSAGES.apiError): string =>
+  error instanceof Error && error.message.trim() !== '' ? error.message : fallback;

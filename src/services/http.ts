@@ -6,6 +6,7 @@ import type { Env } from '@/config/env';
 import { MESSAGES } from '@/config/messages';
 import { ApiError } from '@/services/api-error';
 import { getAccessToken } from '@/services/auth';
+import { isRecord } from '@/lib/records';
 
 /**
  * Who a call speaks for (SPEC §6, §7):
@@ -27,6 +28,11 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
   onUploadProgress?: (event: AxiosProgressEvent) => void;
+  /**
+   * Sent as the `Idempotency-Key` header on credit-spending POSTs: the server answers a repeat of
+   * the same request under the same key with the first response instead of charging again.
+   */
+  idempotencyKey?: string;
 }
 
 type MultipartScalar = string | number | boolean | Blob;
@@ -78,8 +84,6 @@ export const toFormData = (fields: MultipartFields): FormData => {
   return form;
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const nonEmptyString = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -140,6 +144,7 @@ const request = async <S extends z.ZodType>(
   const authorization = await authorizationFor(options.auth ?? 'user');
   const headers: Record<string, string> = {};
   if (authorization) headers.Authorization = authorization;
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   const config: AxiosRequestConfig = {
     method,
     url: path,
@@ -182,3 +187,20 @@ export const apiPostMultipart = <S extends z.ZodType>(
   schema: S,
   options?: RequestOptions,
 ) => request('post', path, schema, { form: toFormData(fields) }, options);
+
+export const apiPutMultipart = <S extends z.ZodType>(
+  path: string,
+  fields: MultipartFields,
+  schema: S,
+  options?: RequestOptions,
+) => request('put', path, schema, { form: toFormData(fields) }, options);
+
+/**
+ * The fraction (0…1) of an upload sent so far, from axios's progress event; null when the browser
+ * cannot tell the total.
+ */
+export const uploadFraction = (event: AxiosProgressEvent): number | null => {
+  if (typeof event.progress === 'number') return Math.min(Math.max(event.progress, 0), 1);
+  if (event.total && event.total > 0) return Math.min(Math.max(event.loaded / event.total, 0), 1);
+  return null;
+};

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STORAGE_KEYS } from '@/config/limits';
 import type { StorageKey } from '@/config/limits';
 import { appConfigurationSchema } from '@/services/schemas/app-config';
+import { storedJobsSchema } from '@/services/schemas/stored-jobs';
 
 /** What each local-storage key holds; a stored value that does not match reads as absent. */
 const storedValueSchemas = {
@@ -11,6 +12,7 @@ const storedValueSchemas = {
   [STORAGE_KEYS.couponCode]: z.string().min(1),
   [STORAGE_KEYS.redirectUri]: z.string().min(1),
   [STORAGE_KEYS.redirectState]: z.string(),
+  [STORAGE_KEYS.jobs]: storedJobsSchema,
 } satisfies Record<StorageKey, z.ZodType>;
 
 type StoredValueSchemas = typeof storedValueSchemas;
@@ -77,4 +79,18 @@ export const removeStored = (key: StorageKey): void => {
   } catch {
     // Nothing stored that could be removed.
   }
+};
+
+/**
+ * Calls `onChange` whenever another tab of this site changes `key` (the browser's `storage`
+ * event; a tab never receives its own writes). `clear()` in another tab counts as a change.
+ * Returns the unsubscribe function.
+ */
+export const watchStored = (key: StorageKey, onChange: () => void): (() => void) => {
+  if (typeof window === 'undefined') return () => {};
+  const listener = (event: StorageEvent) => {
+    if (event.key === key || event.key === null) onChange();
+  };
+  window.addEventListener('storage', listener);
+  return () => window.removeEventListener('storage', listener);
 };

@@ -7,7 +7,17 @@ import { MESSAGES } from '@/config/messages';
 import { ApiError } from '@/services/api-error';
 import { getAccessToken } from '@/services/auth';
 import type * as AuthModule from '@/services/auth';
-import { apiDelete, apiErrorMessage, apiGet, apiPostJson, apiPostMultipart, apiPutJson, toFormData } from '@/services/http';
+import {
+  apiDelete,
+  apiErrorMessage,
+  apiGet,
+  apiPostJson,
+  apiPostMultipart,
+  apiPutJson,
+  apiPutMultipart,
+  toFormData,
+  uploadFraction,
+} from '@/services/http';
 import { server } from '../msw/server';
 
 vi.mock('@/services/auth', async (importOriginal) => ({
@@ -276,5 +286,39 @@ describe('response rule (SPEC §7, §8)', () => {
     expect(apiErrorMessage(null)).toBe('api error');
     expect(apiErrorMessage('plain text')).toBe('api error');
     expect(apiErrorMessage({ detail: [{ msg: 'x' }] })).toBe('api error');
+  });
+});
+
+describe('Idempotency-Key and multipart PUT', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends Idempotency-Key only when a key is given', async () => {
+    signedIn();
+    const requests = recordingHandler('post', 'image/text-2-image');
+
+    await apiPostMultipart('image/text-2-image', { prompt: 'a' }, okSchema, { idempotencyKey: 'intent-1' });
+    await apiPostMultipart('image/text-2-image', { prompt: 'a' }, okSchema);
+
+    expect(requests.map((request) => request.headers.get('Idempotency-Key'))).toEqual(['intent-1', null]);
+  });
+
+  it('apiPutMultipart sends a multipart PUT', async () => {
+    signedIn();
+    const requests = recordingHandler('put', 'media/m1/edit');
+    await apiPutMultipart('media/m1/edit', { title: 'x' }, okSchema);
+    expect(requests[0]!.method).toBe('PUT');
+    expect(requests[0]!.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
+  });
+
+  it.each([
+    [{ loaded: 5, total: 10, progress: 0.5 }, 0.5],
+    [{ loaded: 3, total: 4 }, 0.75],
+    [{ loaded: 3 }, null],
+    [{ loaded: 3, total: 0 }, null],
+    [{ loaded: 12, total: 10 }, 1],
+  ])('uploadFraction(%j) → %s', (event, fraction) => {
+    expect(uploadFraction({ bytes: 0, lengthComputable: true, ...event })).toBe(fraction);
   });
 });

@@ -41,6 +41,9 @@ export const selectSessionStatus = (snapshot: SessionSnapshot): SessionStatus =>
 
 export const selectCurrentUser = (snapshot: SessionSnapshot): CurrentUser | null => snapshot.context.currentUser;
 
+/** The signed-in user's id, or null (keys per-user state such as a tool's history). */
+export const selectCurrentUserId = (snapshot: SessionSnapshot): string | null => snapshot.context.currentUser?.userId ?? null;
+
 export const selectIsSignedIn = (snapshot: SessionSnapshot): boolean =>
   snapshot.matches('signedIn') && snapshot.context.currentUser !== null;
 

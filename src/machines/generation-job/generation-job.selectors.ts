@@ -1,0 +1,85 @@
+import type { SnapshotFrom } from 'xstate';
+import type { GenerationJobContext, Media, generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import type { JobPhase } from '@/config/job-texts';
+import { classifyStatus } from '@/lib/job-status';
+
+export type GenerationJobSnapshot = SnapshotFrom<typeof generationJobMachine>;
+
+/** What the jobs panel and the tool pages show of a job, in one word (one list, in config with its texts). */
+export type { JobPhase };
+
+export interface JobView {
+  localId: string;
+  tool: string;
+  toolTitle: string;
+  option: string;
+  optionLabel: string;
+  cost: number;
+  phase: JobPhase;
+  /** Not yet in a final state. */
+  live: boolean;
+  /** 0…100. */
+  progress: number;
+  /** The server's status string (SPEC §4), null before the first answer. */
+  status: string | null;
+  mediaId: string | null;
+  media: Media | null;
+  error: string | null;
+  refunded: boolean;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+const FINAL_PHASES = ['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'] as const;
+
+/** queue_* statuses (and no status yet) read as queued; the rest of the processing family as processing. */
+const runningPhase = (status: string | null): JobPhase =>
+  status === null || status.startsWith('queue') ? 'queued' : 'processing';
+
+const phaseOf = (snapshot: GenerationJobSnapshot): JobPhase => {
+  for (const phase of FINAL_PHASES) if (snapshot.matches(phase)) return phase;
+  const { context } = snapshot;
+  if (snapshot.matches('cancelling') || context.cancelRequested) return 'cancelling';
+  if (snapshot.hasTag('reconnecting')) return 'reconnecting';
+  if (snapshot.matches('checkingCredit') || snapshot.matches('starting')) return 'checking';
+  if (snapshot.matches('submitting')) return 'submitting';
+  if (snapshot.matches({ polling: 'paused' })) return 'paused';
+  if (snapshot.matches('fetchingResult')) return 'processing';
+  return classifyStatus(context.status) === 'processing' ? runningPhase(context.status) : 'processing';
+};
+
+// A memo per snapshot (a pure cache, not state): the same snapshot always gives the same object, so
+// React's useSelector does not re-render while the job does not change. A new snapshot means the
+// job moved; compare with `shallowEqual` when only some fields matter.
+const views = new WeakMap<GenerationJobSnapshot, JobView>();
+
+const buildView = (context: GenerationJobContext, phase: JobPhase, live: boolean): JobView => ({
+  localId: context.localId,
+  tool: context.tool,
+  toolTitle: context.toolTitle,
+  option: context.option,
+  optionLabel: context.optionLabel,
+  cost: context.cost,
+  phase,
+  live,
+  progress: context.progress,
+  status: context.status,
+  mediaId: context.mediaId,
+  media: context.media,
+  error: context.error,
+  refunded: context.refunded,
+  createdAt: context.createdAt,
+  finishedAt: context.finishedAt,
+});
+
+/** The job as the panel shows it; the same object for as long as nothing shown changes. */
+export function selectJobView(snapshot: GenerationJobSnapshot): JobView {
+  const cached = views.get(snapshot);
+  if (cached) return cached;
+  const view = buildView(snapshot.context, phaseOf(snapshot), snapshot.status === 'active');
+  views.set(snapshot, view);
+  return view;
+}
+
+/** The Cancel button is shown (enabled) exactly when the job would take `job.cancel` now. */
+export const selectCanCancel = (snapshot: GenerationJobSnapshot): boolean => snapshot.can({ type: 'job.cancel' });
