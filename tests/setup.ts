@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { loadEnv } from '@/config/env';
@@ -35,6 +36,8 @@ console.warn = warn;
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
+  // Mantine keeps its toasts in a store outside React: none may carry over into the next test.
+  notifications.clean();
   resetViewport();
   server.resetHandlers();
   resetFakePool();

@@ -7,6 +7,7 @@ import { TelemetryProvider } from '@/app/telemetry-context';
 import { theme } from '@/app/theme';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
+import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { TOAST } from '@/config/limits';
 import type { SessionInput } from '@/machines/session/session.machine';
@@ -23,8 +24,8 @@ interface AppProvidersProps {
 }
 
 /**
- * Everything around the router: theme, toasts, telemetry, the app-config, banner and session
- * actors, a last-resort boundary.
+ * Everything around the router: theme, toasts, telemetry, the app-config, banner, session and
+ * jobs actors, a last-resort boundary.
  */
 export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
@@ -35,7 +36,10 @@ export function AppProviders({ telemetry, sessionInput, children, mantineEnv = '
         <AppConfigActorContext.Provider>
           <BannerActorContext.Provider>
             <SessionActorContext.Provider options={{ input: sessionInput }}>
-              <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+              {/* Inside the session: the registry follows who is signed in (see useJobsBridge). */}
+              <JobsActorContext.Provider options={{ input: { hidden: document.visibilityState === 'hidden' } }}>
+                <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+              </JobsActorContext.Provider>
             </SessionActorContext.Provider>
           </BannerActorContext.Provider>
         </AppConfigActorContext.Provider>

@@ -11,9 +11,14 @@ export interface PageHandle {
 const isPageHandle = (handle: unknown): handle is PageHandle =>
   typeof handle === 'object' && handle !== null && 'title' in handle;
 
-/** "Text to Image · Kinora"; the home page, which has no title of its own, is just "Kinora". */
-export const documentTitle = (pageTitle: string | null): string =>
-  pageTitle ? `${pageTitle} · ${APP_NAME}` : APP_NAME;
+/**
+ * "Text to Image · Kinora"; the home page, which has no title of its own, is just "Kinora". While
+ * jobs run, their number leads, "(2) Text to Image · Kinora", so a background tab shows progress.
+ */
+export const documentTitle = (pageTitle: string | null, runningJobs = 0): string => {
+  const title = pageTitle ? `${pageTitle} · ${APP_NAME}` : APP_NAME;
+  return runningJobs > 0 ? `(${runningJobs}) ${title}` : title;
+};
 
 /** The title of the deepest matched route that names its page. */
 export function pageTitleOf(matches: readonly UIMatch[]): string | null {
@@ -23,9 +28,12 @@ export function pageTitleOf(matches: readonly UIMatch[]): string | null {
   return null;
 }
 
-/** Keeps `document.title` in step with the page, so each route change is announced by name. */
-export function useDocumentTitle(): void {
-  const title = documentTitle(pageTitleOf(useMatches()));
+/**
+ * Keeps `document.title` in step with the page, so each route change is announced by name, and
+ * with the number of jobs running.
+ */
+export function useDocumentTitle(runningJobs = 0): void {
+  const title = documentTitle(pageTitleOf(useMatches()), runningJobs);
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -16,6 +16,8 @@ import { reloadPage } from '@/app/reload-page';
 import { Shell } from '@/app/shell';
 import { useTelemetry } from '@/app/telemetry-context';
 import { PageLoader } from '@/components/page-loader';
+import { GENERATION_TOOLS } from '@/config/generation-tools';
+import { TOOL_TEXTS } from '@/config/job-texts';
 import { MENU, type MenuGroup } from '@/config/menu';
 import { profileHandleFromPath, ROUTES } from '@/config/routes';
 import { USE_CASE_PAGES } from '@/config/use-cases';
@@ -34,14 +36,25 @@ const ToolPlaceholderScreen = lazyScreen(
   () => import('@/screens/tools/tool-placeholder-screen'),
   'ToolPlaceholderScreen',
 );
+const GenerationToolScreen = lazyScreen(
+  () => import('@/screens/tools/generation-tool-screen'),
+  'GenerationToolScreen',
+);
+const UploadScreen = lazyScreen(() => import('@/screens/tools/upload-screen'), 'UploadScreen');
 const GroupIndexScreen = lazyScreen(() => import('@/screens/tools/group-index-screen'), 'GroupIndexScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
 
 const videoGroup = MENU.find((group) => group.path === ROUTES.aiVideo.root);
+const imageGroup = MENU.find((group) => group.path === ROUTES.aiImage.root);
+const audioGroup = MENU.find((group) => group.path === ROUTES.aiAudio.root);
 
-/** Parallax motion (SPEC §2.4) has a page but no menu link. */
+/**
+ * Pages without a menu link: parallax motion (SPEC §2.4), reimagine (reached from Image to Image)
+ * and the two upload pages (SPEC §2.5, linked from the group pages and the picture inputs).
+ */
 const EXTRA_TOOLS = [
   { title: 'Parallax Motion', path: ROUTES.aiVideo.parallaxMotion, group: videoGroup },
+  { title: 'Reimagine', path: ROUTES.aiImage.reimagine, group: imageGroup },
 ] as const;
 
 /**
@@ -78,13 +91,27 @@ const titled = (title: PageHandle['title']): PageHandle => ({ title });
 /** The profile title is the handle the loader read; a redirect never renders, so it needs none. */
 const profileTitle = (handle: unknown): string => (typeof handle === 'string' ? `@${handle}` : 'Profile');
 
+/** A generation tool of issue 4 gets its own page; the others stay placeholders for now. */
 function toolRoute(title: string, path: string, group: MenuGroup | undefined): RouteObject {
+  const groupLabel = group?.label ?? '';
+  const groupPath = group?.path ?? ROUTES.home;
+  const spec = GENERATION_TOOLS.find((tool) => tool.path === path);
   return {
     path,
     handle: titled(title),
-    element: <ToolPlaceholderScreen title={title} groupLabel={group?.label ?? ''} groupPath={group?.path ?? ROUTES.home} />,
+    element: spec ? (
+      // Keyed by tool, so moving between two tool pages starts a fresh form and history.
+      <GenerationToolScreen key={spec.slug} spec={spec} groupLabel={groupLabel} groupPath={groupPath} />
+    ) : (
+      <ToolPlaceholderScreen title={title} groupLabel={groupLabel} groupPath={groupPath} />
+    ),
   };
 }
+
+const UPLOAD_PAGES = [
+  { kind: 'image', title: TOOL_TEXTS.uploadPageTitle.image, path: ROUTES.aiImage.uploadImage, group: imageGroup },
+  { kind: 'audio', title: TOOL_TEXTS.uploadPageTitle.audio, path: ROUTES.aiAudio.uploadAudio, group: audioGroup },
+] as const;
 
 export const routes: RouteObject[] = [
   {
@@ -102,6 +129,19 @@ export const routes: RouteObject[] = [
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),
       ]),
       ...EXTRA_TOOLS.map((tool) => toolRoute(tool.title, tool.path, tool.group)),
+      ...UPLOAD_PAGES.map((page) => ({
+        path: page.path,
+        handle: titled(page.title),
+        element: (
+          <UploadScreen
+            key={page.kind}
+            kind={page.kind}
+            title={page.title}
+            groupLabel={page.group?.label ?? ''}
+            groupPath={page.group?.path ?? ROUTES.home}
+          />
+        ),
+      })),
       ...USE_CASE_PAGES.map((useCase) => ({
         path: useCase.path,
         handle: titled(useCase.title),

@@ -8,13 +8,19 @@ import { useTelemetry } from '@/app/telemetry-context';
 import { MOBILE_MEDIA_QUERY } from '@/app/theme';
 import { usePageViews } from '@/app/use-page-views';
 import { useRouteFocus } from '@/app/use-route-focus';
+import { useJobsBridge } from '@/app/use-jobs-bridge';
 import { useSessionBridge } from '@/app/use-session-bridge';
 import { TopBanner } from '@/components/banner/top-banner';
+import { JobsActorContext } from '@/components/jobs/jobs-context';
+import { JobsPanel } from '@/components/jobs/jobs-panel';
 import { HeaderAccount } from '@/components/session/header-account';
+import { SessionActorContext } from '@/components/session/session-context';
 import { SessionOverlays } from '@/components/session/session-overlays';
 import { PageLoader } from '@/components/page-loader';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
+import { selectLiveCount } from '@/machines/jobs/jobs.selectors';
+import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import classes from '@/app/shell.module.css';
 
 const withoutTrailingSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
@@ -26,7 +32,8 @@ const isCurrent = (pathname: string, path: string): boolean =>
  * with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu folds behind a
  * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page change sets
  * the document title and moves focus to the new page. The shell also connects the session actor
- * to the router and shows its overlays (SPEC §2.9 items 1–3).
+ * to the router and shows its overlays (SPEC §2.9 items 1–3), connects the jobs registry (toasts,
+ * notifications, credits) and offers the jobs panel to a signed-in person.
  */
 export function Shell() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
@@ -41,9 +48,12 @@ export function Shell() {
   const { pathname } = useLocation();
   const telemetry = useTelemetry();
   usePageViews(telemetry.analytics);
-  useDocumentTitle();
+  const runningJobs = JobsActorContext.useSelector(selectLiveCount);
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  useDocumentTitle(runningJobs);
   useRouteFocus(pathname, mainRef);
   useSessionBridge();
+  useJobsBridge();
 
   // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
   // hands focus back to the burger.
@@ -87,7 +97,10 @@ export function Shell() {
               </Text>
             </Anchor>
           </Group>
-          <HeaderAccount onNavigate={closeMenu} />
+          <Group gap="xs" wrap="nowrap">
+            {signedIn && <JobsPanel />}
+            <HeaderAccount onNavigate={closeMenu} />
+          </Group>
         </Group>
       </AppShell.Header>
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderApp, screen, waitFor } from '../test-utils';
+import { renderApp, screen, userEvent, waitFor } from '../test-utils';
 
 const notFoundHeading = { level: 1, name: 'Page not found' } as const;
 
@@ -48,14 +48,35 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Kinora' })).toBeInTheDocument();
   });
 
-  it('shows a tool page with its title, its group and "Coming soon"', async () => {
-    renderApp('/ai-audio/text-to-speech');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Text to Speech' })).toBeInTheDocument();
+  it('shows a tool page not built yet with its title, its group and "Coming soon"', async () => {
+    renderApp('/ai-video/lip-sync');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lip Sync' })).toBeInTheDocument();
     expect(screen.getByRole('main')).toHaveTextContent('Coming soon');
-    expect(screen.getAllByRole('link', { name: 'AI Audio' }).map((link) => link.getAttribute('href'))).toEqual([
-      '/ai-audio/',
-      '/ai-audio/',
+    expect(screen.getAllByRole('link', { name: 'AI Video' }).map((link) => link.getAttribute('href'))).toEqual([
+      '/ai-video/',
+      '/ai-video/',
     ]);
+  });
+
+  it.each([
+    ['/ai-audio/text-to-speech', 'Text to Speech'],
+    ['/ai-image/reimagine', 'Reimagine'],
+    ['/ai-image/restyle', 'Restyle Image'],
+  ])('serves the generation tool page %s', async (path, title) => {
+    renderApp(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).not.toHaveTextContent('Coming soon');
+  });
+
+  it.each([
+    ['/ai-image/', 'Upload Image', '/ai-image/upload-image'],
+    ['/ai-audio/', 'Upload Audio', '/ai-audio/upload-audio'],
+  ])('links the upload page from the group page %s', async (path, label, target) => {
+    const { router } = renderApp(path);
+    await userEvent.click(await screen.findByRole('link', { name: label }));
+    expect(await screen.findByRole('heading', { level: 1, name: label })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(target);
   });
 
   it('serves the parallax motion page of SPEC §2.4, which has no menu link', async () => {

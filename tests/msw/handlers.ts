@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { defaultAppConfiguration } from '@/config/app-config';
 import { cognitoHandlers } from './cognito';
+import { mediaHandlers, resetFakeMedia } from './media';
 
 export const API = 'http://localhost/api';
 
@@ -32,6 +33,7 @@ export function resetFakeApi(): void {
   fakeApi.coupons = new Map();
   fakeApi.takenHandles = new Set();
   fakeApi.calls = [];
+  resetFakeMedia();
 }
 
 const record = (request: Request): void => {
@@ -76,4 +78,6 @@ export const defaultHandlers = [
     record(request);
     return signedIn(request) ? HttpResponse.json({ data: { deleted: true } }) : unauthorized();
   }),
+  // Jobs, uploads and the prompt helper (issue 4): tests/msw/media.ts.
+  ...mediaHandlers,
 ];

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
 import { SessionActorContext } from '@/components/session/session-context';
 import { ROUTES } from '@/config/routes';
-import { selectCreditBalance, selectCreditsLoading } from '@/machines/session/credits.selectors';
+import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
 import {
   selectCreditsRef,
   selectCurrentUser,
@@ -15,13 +15,13 @@ import {
 /** The signed-in user's balance, "{n} credits", with a skeleton while it loads. */
 function CreditBalance() {
   const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  const balance = useSelector(creditsRef, (snapshot) => (snapshot ? selectCreditBalance(snapshot) : null));
-  const loading = useSelector(creditsRef, (snapshot) => (snapshot ? selectCreditsLoading(snapshot) : false));
+  const balance = useSelector(creditsRef, selectOptionalCreditBalance);
+  const loading = useSelector(creditsRef, selectOptionalCreditsLoading);
   if (balance === null && (loading || !creditsRef)) {
     return <Skeleton height={20} width={80} radius="sm" role="status" aria-label="Credit balance" aria-busy="true" />;
   }
   return (
-    <Text component="span" fw={600} role="status" aria-label="Credit balance">
+    <Text component="span" fw={600} role="status" aria-label="Credit balance" style={{ whiteSpace: 'nowrap' }}>
       {balance === null ? '— credits' : `${balance} credits`}
     </Text>
   );
@@ -51,7 +51,7 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
   }
   const name = user.attributes.preferred_username ?? user.attributes.email ?? user.username;
   return (
-    <Group gap="sm" wrap="nowrap">
+    <Group gap="xs" wrap="nowrap">
       {offline && (
         <Badge color="yellow" variant="light" role="status">
           offline — you stay signed in
@@ -60,7 +60,7 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
       <CreditBalance />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <Button variant="subtle" aria-label="Account menu" maw={220}>
+          <Button variant="subtle" aria-label="Account menu" maw={{ base: 96, sm: 220 }} px={{ base: 'xs', sm: 'md' }}>
             <Text span truncate="end" inherit>
               {name}
             </Text>

@@ -1,0 +1,60 @@
+import { shallowEqual, useSelector } from '@xstate/react';
+import { JOB_TEXTS } from '@/config/job-texts';
+import { generationToolBySlug } from '@/config/generation-tools';
+import {
+  selectCanCancel,
+  selectJobView,
+  type GenerationJobSnapshot,
+  type JobPhase,
+  type JobView,
+} from '@/machines/generation-job/generation-job.selectors';
+import type { JobEntry, StoredJob } from '@/machines/jobs/jobs.machine';
+
+export type { JobEntry, JobView };
+
+/** A job restored finished from storage has no actor: its view comes from what was stored. */
+export function storedJobView(stored: StoredJob): JobView {
+  const phase: JobPhase = stored.outcome ?? 'failed';
+  return {
+    localId: stored.localId,
+    tool: stored.tool,
+    toolTitle: stored.toolTitle,
+    option: stored.option,
+    optionLabel: stored.optionLabel,
+    cost: stored.cost,
+    phase,
+    live: false,
+    progress: phase === 'succeeded' ? 100 : 0,
+    status: null,
+    mediaId: stored.mediaId,
+    media: null,
+    error: stored.error,
+    refunded: stored.refunded,
+    createdAt: stored.createdAt,
+    finishedAt: stored.finishedAt,
+  };
+}
+
+const selectOptionalJobView = (snapshot: GenerationJobSnapshot | undefined): JobView | null =>
+  snapshot ? selectJobView(snapshot) : null;
+const selectOptionalCanCancel = (snapshot: GenerationJobSnapshot | undefined): boolean =>
+  snapshot ? selectCanCancel(snapshot) : false;
+
+/** The job's view, live from its actor when it has one, and whether it can be cancelled now. */
+export function useJobView(entry: JobEntry): { view: JobView; canCancel: boolean } {
+  const ref = entry.ref ?? undefined;
+  const live = useSelector(ref, selectOptionalJobView, shallowEqual);
+  const canCancel = useSelector(ref, selectOptionalCanCancel);
+  return { view: live ?? storedJobView(entry.stored), canCancel };
+}
+
+/** "Queued", "Processing 40 %", "Failed: …": what the job is doing, in words. */
+export const phaseText = (view: Pick<JobView, 'phase' | 'progress' | 'error'>): string =>
+  JOB_TEXTS.phase[view.phase](view.progress, view.error);
+
+/** The tool page that shows this job's result (`?job={mediaId}`), or null before it has an id. */
+export function resultPath(view: Pick<JobView, 'tool' | 'mediaId'>): string | null {
+  const spec = generationToolBySlug(view.tool);
+  if (!spec || !view.mediaId) return null;
+  return `${spec.path}?job=${encodeURIComponent(view.mediaId)}`;
+}

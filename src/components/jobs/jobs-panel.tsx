@@ -1,0 +1,100 @@
+import { Badge, Button, Drawer, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
+import { JOB_TEXTS } from '@/config/job-texts';
+import { JobRow } from '@/components/jobs/job-row';
+import { JobsActorContext } from '@/components/jobs/jobs-context';
+import { selectJobEntries, selectLiveCount } from '@/machines/jobs/jobs.selectors';
+
+type Permission = NotificationPermission | 'unsupported';
+
+const currentPermission = (): Permission =>
+  typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+
+/** "Notify me on desktop", offered while the browser has not been asked yet. */
+function DesktopNotificationsButton() {
+  const [permission, setPermission] = useState<Permission>(currentPermission);
+  if (permission === 'unsupported' || permission === 'granted') return null;
+  if (permission === 'denied') {
+    return (
+      <Text size="xs" c="dimmed">
+        {JOB_TEXTS.notifyBlocked}
+      </Text>
+    );
+  }
+  const ask = async () => setPermission(await Notification.requestPermission());
+  return (
+    <Button variant="light" size="xs" onClick={() => void ask()}>
+      {JOB_TEXTS.notifyDesktop}
+    </Button>
+  );
+}
+
+/**
+ * The header's "Jobs" button and the panel it opens: every live and recent job across tools
+ * (issue 4 item 6). The badge counts the running ones.
+ */
+export function JobsPanel() {
+  const jobs = JobsActorContext.useActorRef();
+  const entries = JobsActorContext.useSelector(selectJobEntries);
+  const running = JobsActorContext.useSelector(selectLiveCount);
+  const [opened, { open, close }] = useDisclosure(false);
+  // Live jobs first (newest first), then the finished ones (newest first).
+  const live = entries.filter((entry) => entry.stored.outcome === null);
+  const recent = entries.filter((entry) => entry.stored.outcome !== null);
+  const cancel = (localId: string) => jobs.send({ type: 'jobs.cancel', localId });
+  const dismiss = (localId: string) => jobs.send({ type: 'jobs.dismiss', localId });
+
+  return (
+    <>
+      <Button
+        variant="default"
+        size="sm"
+        px={{ base: 'xs', sm: 'md' }}
+        onClick={open}
+        aria-label={JOB_TEXTS.buttonLabel(running)}
+        aria-haspopup="dialog"
+        aria-expanded={opened}
+        rightSection={
+          running > 0 ? (
+            <Badge size="sm" circle aria-hidden="true">
+              {running}
+            </Badge>
+          ) : undefined
+        }
+      >
+        {JOB_TEXTS.button}
+      </Button>
+      <Drawer opened={opened} onClose={close} position="right" title={JOB_TEXTS.panelTitle} size="md">
+        <Stack gap="md">
+          <DesktopNotificationsButton />
+          {entries.length === 0 && <Text c="dimmed">{JOB_TEXTS.empty}</Text>}
+          {live.length > 0 && (
+            <Stack gap="xs">
+              <Title order={3} size="h5">
+                {JOB_TEXTS.liveHeading}
+              </Title>
+              <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.liveHeading}>
+                {live.map((entry) => (
+                  <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+                ))}
+              </Stack>
+            </Stack>
+          )}
+          {recent.length > 0 && (
+            <Stack gap="xs">
+              <Title order={3} size="h5">
+                {JOB_TEXTS.recentHeading}
+              </Title>
+              <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.recentHeading}>
+                {recent.map((entry) => (
+                  <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+                ))}
+              </Stack>
+            </Stack>
+          )}
+        </Stack>
+      </Drawer>
+    </>
+  );
+}

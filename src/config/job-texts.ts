@@ -1,0 +1,150 @@
+/**
+ * Kinora's own texts for generation jobs: the jobs panel, the phases a job goes through and the
+ * toasts announcing a finished job. SPEC gives none of these word for word, so they live here
+ * rather than in `messages.ts`, which holds SPEC's texts only.
+ */
+
+/** What a job is doing, in one word, as the jobs panel and the result cards name it. */
+export type JobPhase =
+  | 'checking'
+  | 'submitting'
+  | 'queued'
+  | 'processing'
+  | 'reconnecting'
+  | 'paused'
+  | 'cancelling'
+  | 'succeeded'
+  | 'failed'
+  | 'nsfw'
+  | 'cancelled'
+  | 'denied';
+
+const credits = (count: number): string => `${count} ${count === 1 ? 'credit' : 'credits'}`;
+
+/** What a job is doing, from its progress (0…100) and its error. */
+type PhaseText = (progress: number, error: string | null) => string;
+
+const PHASE_TEXTS: Readonly<Record<JobPhase, PhaseText>> = {
+  checking: () => 'Checking credits…',
+  submitting: () => 'Sending…',
+  queued: () => 'Queued',
+  processing: (progress) => `Processing ${Math.round(progress)} %`,
+  reconnecting: () => 'Reconnecting…',
+  paused: () => 'Paused while the tab is hidden',
+  cancelling: () => 'Cancelling…',
+  succeeded: () => 'Succeeded',
+  failed: (_progress, error) => (error ? `Failed: ${error}` : 'Failed'),
+  nsfw: () => 'Flagged as unsafe',
+  cancelled: () => 'Cancelled',
+  // A job is denied for want of credits or of a signed-in user: its error says which.
+  denied: (_progress, error) => error ?? 'Not enough credits',
+};
+
+/** SPEC §6 refusal, the same words as the server's 402 detail. */
+const notEnoughCredits = (cost: number, balance: number | null): string =>
+  `Not enough credits: this costs ${cost} credits and you have ${balance ?? 0}.`;
+
+const refunded = (cost: number): string => (cost > 0 ? `Refunded ${credits(cost)}` : 'Refunded');
+
+export const JOB_TEXTS = {
+  panelTitle: 'Jobs',
+  button: 'Jobs',
+  buttonLabel: (running: number): string => `Jobs, ${running} running`,
+  empty: 'No jobs yet. Anything you generate shows up here while it runs.',
+  liveHeading: 'Running',
+  recentHeading: 'Recent',
+  notifyDesktop: 'Notify me on desktop',
+  notifyBlocked: 'Desktop notifications are blocked in this browser.',
+  cancel: 'Cancel',
+  dismiss: 'Dismiss',
+  viewResult: 'View result',
+  cost: credits,
+  refunded,
+  elapsed: (clock: string): string => `Elapsed ${clock}`,
+  took: (clock: string): string => `Took ${clock}`,
+  phase: PHASE_TEXTS,
+  /** Toasts and desktop notifications when a job ends. */
+  finished: {
+    succeeded: (toolTitle: string): string => `${toolTitle} finished`,
+    failed: (toolTitle: string, error: string | null): string =>
+      error ? `${toolTitle} failed: ${error}` : `${toolTitle} failed`,
+    nsfw: (toolTitle: string, refundedCredits: number | null): string =>
+      refundedCredits !== null
+        ? `${toolTitle} was flagged as unsafe; ${credits(refundedCredits)} refunded`
+        : `${toolTitle} was flagged as unsafe`,
+    cancelled: (toolTitle: string, refundedCredits: number | null): string =>
+      refundedCredits !== null ? `${toolTitle} cancelled; ${credits(refundedCredits)} refunded` : `${toolTitle} cancelled`,
+    denied: (toolTitle: string, error: string | null): string => `${toolTitle}: ${error ?? 'not enough credits'}`,
+  },
+  /** Errors a job machine sets itself; the server's `detail` wins when there is one. */
+  notEnoughCredits,
+  failed: 'The job failed.',
+  nsfw: 'The result was flagged as unsafe.',
+  notFound: 'This job no longer exists.',
+  /** A job whose request had not been sent when the page went away, and that cannot be sent again now. */
+  interrupted: 'Interrupted before it was sent',
+} as const;
+
+/** Texts of the generation tool pages (form, cost line, results). */
+export const TOOL_TEXTS = {
+  model: 'Model',
+  modelOption: (label: string, cost: number): string => `${label} · ${credits(cost)}`,
+  noModel: 'No model is available for this tool right now.',
+  voice: 'Voice',
+  duration: 'Duration (seconds)',
+  aspectRatio: 'Aspect ratio',
+  generate: 'Generate',
+  cost: (cost: number, balance: number | null): string =>
+    balance === null ? `Costs ${credits(cost)}` : `Costs ${credits(cost)} · you have ${balance}`,
+  signInToGenerate: 'Sign in to generate',
+  signInToUpload: 'Sign in to upload',
+  balanceLoading: 'Loading your balance…',
+  notEnoughCredits,
+  submitted: 'Sent. Follow it below or in the jobs panel.',
+  enterPrompt: 'Enter a prompt',
+  enterText: 'Enter the text to speak',
+  addPicture: (label: string): string => {
+    const name = label.toLowerCase().replace(/ picture$/, '');
+    return name === 'image' ? 'Add a picture' : `Add the ${name} picture`;
+  },
+  faceOrderIndex: 'Face order index',
+  faceOrderHelp: 'Which face of the target picture to replace: 0 = leftmost, then 1, 2… to the right.',
+  addPictureButton: 'Add another picture',
+  /** Face swap's picture slots: the target first, then the faces put onto it. */
+  targetPicture: 'Target picture',
+  facePicture: (index: number): string => `Face ${index}`,
+  /** A repeated picture input's numbered slot, e.g. "Elements 2". */
+  numberedPicture: (label: string, index: number): string => `${label} ${index}`,
+  removePicture: (label: string): string => `Remove ${label}`,
+  help: (title: string): string => `Help: ${title}`,
+  resultsHeading: 'Results',
+  resultsEmpty: 'Nothing generated yet. Your results appear here, newest first.',
+  download: 'Download',
+  notRefunded: 'Not refunded',
+  upload: {
+    drop: (kind: string): string => `Drop a ${kind} here or choose a file`,
+    choose: 'Choose file',
+    /** The picker button's accessible name: the field, and "required" when it is. */
+    chooseLabel: (label: string, required: boolean): string => `Choose file: ${label}${required ? ' (required)' : ''}`,
+    cancel: 'Cancel upload',
+    clear: 'Remove',
+    retry: 'Try again',
+    uploading: (percent: number): string => `Uploading ${Math.round(percent)} %`,
+    uploadedHeading: 'Your uploads',
+    uploadsEmpty: 'Nothing uploaded yet.',
+    openUploadPage: (kind: string): string => `Upload ${kind === 'audio' ? 'audio' : 'images'} page`,
+    /** The file input's label on the upload pages. */
+    fieldLabel: (kind: string): string => (kind === 'audio' ? 'Audio file' : 'Picture'),
+  },
+  /** The upload pages' titles (SPEC §2.5), used by the router and the group index pages. */
+  uploadPageTitle: { image: 'Upload Image', audio: 'Upload Audio' },
+  promptHelper: {
+    menu: 'Prompt helper',
+    suggest: 'Suggest prompt',
+    refine: 'Refine prompt',
+    guess: 'Guess from picture',
+    inspire: 'Inspire me',
+    working: 'Writing a prompt…',
+  },
+  reimagineLink: 'Reimagine a picture instead',
+} as const;

@@ -1,0 +1,53 @@
+import { Anchor, Container, Group, Stack, Title } from '@mantine/core';
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { ToolResults } from '@/components/media/tool-results';
+import { SessionActorContext } from '@/components/session/session-context';
+import type { GenerationToolSpec } from '@/config/generation-tools';
+import { TOOL_TEXTS } from '@/config/job-texts';
+import { ROUTES } from '@/config/routes';
+import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
+import { selectCurrentUserId } from '@/machines/session/session.selectors';
+import { GenerationToolForm } from '@/screens/tools/generation-tool-form';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+
+export interface GenerationToolScreenProps {
+  spec: GenerationToolSpec;
+  groupLabel: string;
+  groupPath: string;
+}
+
+/**
+ * A generation tool page (SPEC §2.8): the tool's help, its form and its results, newest first.
+ * One screen serves every image and audio tool; the GenerationToolSpec says what each asks for.
+ */
+export function GenerationToolScreen({ spec, groupLabel, groupPath }: GenerationToolScreenProps) {
+  const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const models = AppConfigActorContext.useSelector(selectAssetTools);
+  // Results name their model as the model list does ("Flux 1.1 Pro"), not by its value.
+  const modelLabels = useMemo(() => new Map(models.map((model) => [model.value, model.label])), [models]);
+  return (
+    <Container size="md" py="xl">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Anchor component={Link} to={groupPath} size="sm">
+            {groupLabel}
+          </Anchor>
+          <Group gap="sm" align="center">
+            <Title order={1}>{spec.title}</Title>
+            <ToolHelpButton topicIndex={spec.helpTopic} />
+          </Group>
+          {spec.slug === 'image-to-image' && (
+            <Anchor component={Link} to={ROUTES.aiImage.reimagine} size="sm">
+              {TOOL_TEXTS.reimagineLink}
+            </Anchor>
+          )}
+        </Stack>
+        <GenerationToolForm spec={spec} />
+        {/* A new person (or none) gets their own history. */}
+        <ToolResults key={userId ?? 'signed-out'} spec={spec} modelLabels={modelLabels} />
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,325 @@
+import { http, HttpResponse } from 'msw';
+import { ASSET_TOOLS } from '@/config/asset-tools';
+import { GENERATION_TOOLS, generationToolByEndpoint, UPLOAD_ENDPOINTS } from '@/config/generation-tools';
+import type { MediaKind } from '@/config/enums';
+import { MESSAGES } from '@/config/messages';
+// Not imported from handlers.ts, which registers these handlers: its value would not exist yet.
+import { fakeApi } from './handlers';
+
+const API = 'http://localhost/api';
+
+/**
+ * A small stand-in for the media API of issue 4 (SPEC §7 media, image, audio, text), enough for
+ * the screens: a job store where a submitted job is queued, processes for `pollsToFinish`
+ * processing-status polls and then ends as `outcome` says; cancel with refund; the owner's
+ * listing per tool; image and audio uploads; the prompt helper. Credits are the ones of
+ * `fakeApi` (tests/msw/handlers.ts), so the header balance follows debits and refunds.
+ * Tests shape it through `fakeMedia`; `resetFakeMedia()` runs after every test.
+ */
+
+type Outcome = 'success' | 'failed' | 'nsfw';
+
+export interface FakeMediaRecord {
+  id: string;
+  version: string;
+  base_url: string;
+  kind: MediaKind;
+  tool: string;
+  status: string;
+  progress: number;
+  option: string | null;
+  cost: number;
+  refunded: boolean;
+  error: string | null;
+  logo_variant: boolean;
+  asset_id: string | null;
+  image_urls: string[];
+  args: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  items: {
+    type: MediaKind;
+    status: string;
+    url: string | null;
+    thumbnail_url: string | null;
+    file_id: string | null;
+    duration_seconds?: number | null;
+  }[];
+  files: never[];
+  results?: string[];
+}
+
+interface FakeMediaState {
+  media: Map<string, FakeMediaRecord>;
+  /** Processing-status polls a job answers "processing" to before it ends. */
+  pollsToFinish: number;
+  /** How the next jobs end. */
+  outcome: Outcome;
+  /** Idempotency-Key → media id of the first answer. */
+  idempotency: Map<string, string>;
+  /** Requests in order, e.g. "POST image/text-2-image", "GET media/m1/processing-status". */
+  calls: string[];
+  /** Fields of each generation call, in order. */
+  submissions: { endpoint: string; fields: Record<string, string | string[]>; idempotencyKey: string | null }[];
+  /** The prompt helper's answers, per option; default: derived from the prompt. */
+  promptAnswers: Map<string, string>;
+  nextId: number;
+  clock: number;
+}
+
+const freshState = (): FakeMediaState => ({
+  media: new Map(),
+  pollsToFinish: 2,
+  outcome: 'success',
+  idempotency: new Map(),
+  calls: [],
+  submissions: [],
+  promptAnswers: new Map(),
+  nextId: 1,
+  clock: Date.parse('2025-01-01T12:00:00Z'),
+});
+
+export const fakeMedia: FakeMediaState = freshState();
+
+/** Polls counted per media id. */
+const polls = new Map<string, number>();
+
+export function resetFakeMedia(): void {
+  Object.assign(fakeMedia, freshState());
+  polls.clear();
+}
+
+/** Every answer moves the fake clock on, so `updated_at` never goes backwards. */
+const tick = (): string => {
+  fakeMedia.clock += 1000;
+  return new Date(fakeMedia.clock).toISOString();
+};
+
+const record = (request: Request): void => {
+  const url = new URL(request.url);
+  fakeMedia.calls.push(`${request.method} ${url.pathname.replace(/^\/api\//, '')}`);
+};
+
+const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
+const unauthorized = () => HttpResponse.json({ detail: MESSAGES.notAuthenticated }, { status: 401 });
+const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
+
+const fileUrl = (name: string): string =>
+  `http://localhost/api/files/${name}?expires=4102444800&signature=${'ab'.repeat(32)}`;
+
+/** A media item as the API answers it; tests may add their own through `addMedia`. */
+export function buildMedia(overrides: Partial<FakeMediaRecord> = {}): FakeMediaRecord {
+  const id = overrides.id ?? `m${fakeMedia.nextId++}`;
+  const now = tick();
+  return {
+    id,
+    version: '3',
+    base_url: '',
+    kind: 'image',
+    tool: 'text-to-image',
+    status: 'queue_source',
+    progress: 0,
+    option: null,
+    cost: 0,
+    refunded: false,
+    error: null,
+    logo_variant: false,
+    asset_id: null,
+    image_urls: [],
+    args: {},
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+    items: [],
+    files: [],
+    ...overrides,
+  };
+}
+
+export function addMedia(overrides: Partial<FakeMediaRecord> = {}): FakeMediaRecord {
+  const media = buildMedia(overrides);
+  fakeMedia.media.set(media.id, media);
+  return media;
+}
+
+const SUCCESS_STATUS: Record<MediaKind, string> = { image: 'success_image', video: 'success_source', audio: 'success' };
+const LIVE = (status: string): boolean => status.startsWith('queue') || status.startsWith('processing');
+
+function finish(media: FakeMediaRecord, outcome: Outcome): void {
+  const now = tick();
+  media.updated_at = now;
+  media.finished_at = now;
+  media.progress = 100;
+  if (outcome === 'success') {
+    const extension = media.kind === 'audio' ? 'wav' : 'png';
+    const url = fileUrl(`${media.id}-result.${extension}`);
+    media.status = SUCCESS_STATUS[media.kind];
+    media.items = [
+      {
+        type: media.kind,
+        status: 'success',
+        url,
+        thumbnail_url: media.kind === 'image' ? fileUrl(`${media.id}-thumbnail.jpg`) : null,
+        file_id: `${media.id}-result`,
+        duration_seconds: media.kind === 'audio' ? 3 : null,
+      },
+    ];
+    media.results = [url];
+    return;
+  }
+  media.status = outcome;
+  media.error = outcome === 'failed' ? 'The render engine failed.' : 'The result was flagged as unsafe.';
+  media.items = [{ type: media.kind, status: outcome, url: null, thumbnail_url: null, file_id: null }];
+  refund(media);
+}
+
+function refund(media: FakeMediaRecord): void {
+  if (media.refunded) return;
+  media.refunded = true;
+  fakeApi.credits += media.cost;
+}
+
+const formFields = (form: FormData): Record<string, string | string[]> => {
+  const fields: Record<string, string | string[]> = {};
+  for (const key of new Set(form.keys())) {
+    const values = form.getAll(key).map((value) => (typeof value === 'string' ? value : value.name));
+    fields[key] = key === 'image_urls' || key === 'order_indices' ? values : (values[0] ?? '');
+  }
+  return fields;
+};
+
+const generationHandlers = GENERATION_TOOLS.map((tool) =>
+  http.post(`${API}/${tool.endpoint}`, async ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const spec = generationToolByEndpoint(tool.endpoint);
+    if (!spec) return detail(404, 'Not found');
+    const fields = formFields(await request.formData());
+    const key = request.headers.get('Idempotency-Key');
+    fakeMedia.submissions.push({ endpoint: tool.endpoint, fields, idempotencyKey: key });
+    const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
+    if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+    if ((spec.slug === 'image-to-image' || spec.slug === 'reimagine') && !fields.image_url) {
+      return detail(400, MESSAGES.noUploadFile);
+    }
+    const option = ASSET_TOOLS.find(
+      (candidate) => candidate.value === fields.option && candidate.available_tools.includes(spec.slug),
+    );
+    if (!option) return detail(400, `${String(fields.option)} is not a model of ${spec.title}.`);
+    const cost = option.required_credits;
+    if (cost > fakeApi.credits) {
+      return detail(402, `Not enough credits: this costs ${cost} credits and you have ${fakeApi.credits}.`);
+    }
+    fakeApi.credits -= cost;
+    const media = addMedia({
+      kind: spec.kind,
+      tool: spec.slug,
+      option: option.value,
+      cost,
+      args: fields,
+      image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
+    });
+    if (key) fakeMedia.idempotency.set(key, media.id);
+    return HttpResponse.json({ data: media });
+  }),
+);
+
+const uploadHandler = (kind: MediaKind) =>
+  http.post(`${API}/${UPLOAD_ENDPOINTS[kind].endpoint}`, async ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const file = (await request.formData()).get(UPLOAD_ENDPOINTS[kind].field);
+    if (!file || typeof file === 'string') return detail(400, MESSAGES.noUploadFile);
+    // Names arrive as "blob" through jsdom's FormData; the counter keeps each upload's URL apart.
+    const url = fileUrl(`upload-${fakeMedia.nextId}-${file.name}`);
+    const media = addMedia({
+      kind,
+      tool: UPLOAD_ENDPOINTS[kind].tool,
+      status: SUCCESS_STATUS[kind],
+      progress: 100,
+      args: { filename: file.name },
+      items: [
+        {
+          type: kind,
+          status: 'success',
+          url,
+          thumbnail_url: kind === 'image' ? url : null,
+          file_id: `f-${file.name}`,
+        },
+      ],
+    });
+    media.finished_at = media.updated_at;
+    return HttpResponse.json({ data: media });
+  });
+
+export const mediaHandlers = [
+  ...generationHandlers,
+  uploadHandler('image'),
+  uploadHandler('audio'),
+  uploadHandler('video'),
+  http.get(`${API}/media/:id/processing-status`, ({ request, params }) => {
+    record(request);
+    const media = fakeMedia.media.get(String(params.id));
+    if (!media) return detail(404, 'Media not found');
+    if (LIVE(media.status)) {
+      const count = (polls.get(media.id) ?? 0) + 1;
+      polls.set(media.id, count);
+      if (count >= fakeMedia.pollsToFinish) {
+        finish(media, fakeMedia.outcome);
+      } else {
+        media.status = 'processing_source';
+        media.progress = Math.round((count / fakeMedia.pollsToFinish) * 100);
+        media.updated_at = tick();
+      }
+    }
+    const { id, status, progress, items, updated_at } = media;
+    return HttpResponse.json({ data: { id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at } });
+  }),
+  http.get(`${API}/media/:id`, ({ request, params }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const media = fakeMedia.media.get(String(params.id));
+    return media ? HttpResponse.json({ data: media }) : detail(404, 'Media not found');
+  }),
+  http.get(`${API}/media`, ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const url = new URL(request.url);
+    const tool = url.searchParams.get('tool');
+    const limit = Number(url.searchParams.get('limit') ?? 20);
+    // The newest `limit`, but sent oldest first on purpose: the app must order them itself.
+    const items = [...fakeMedia.media.values()]
+      .filter((media) => !tool || media.tool === tool)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .slice(0, limit)
+      .reverse();
+    return HttpResponse.json({ data: { items } });
+  }),
+  http.put(`${API}/media/:id/cancel`, ({ request, params }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const media = fakeMedia.media.get(String(params.id));
+    if (!media) return detail(404, 'Media not found');
+    if (!LIVE(media.status)) return detail(409, 'This job has already ended.');
+    media.status = 'cancelled';
+    media.updated_at = tick();
+    media.finished_at = media.updated_at;
+    refund(media);
+    return HttpResponse.json({ data: media });
+  }),
+  http.post(`${API}/text/prompt`, async ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    const fields = formFields(await request.formData());
+    const option = typeof fields.option === 'string' && fields.option ? fields.option : 'InspireMe';
+    const given = typeof fields.prompt === 'string' ? fields.prompt.trim() : '';
+    if (option === 'Image2Prompt' && !fields.image_url) return detail(400, 'Image2Prompt needs an image_url or image_file');
+    const prompt =
+      fakeMedia.promptAnswers.get(option) ??
+      (option === 'Image2Prompt'
+        ? `A picture described from ${String(fields.image_url)}`
+        : `${given || 'A lighthouse at dawn'}, in soft golden light`);
+    return HttpResponse.json({ data: { mode: option, prompt } });
+  }),
+];
