@@ -45,6 +45,8 @@ export default defineConfig({
       KINORA_DATA_DIR: E2E_DATA_DIR,
       KINORA_DIST_DIR: E2E_DIST_DIR,
       KINORA_FRESH: '1',
+      // Long enough to watch a job in the jobs panel, cancel it, or reload in its middle.
+      KINORA_JOB_DURATION_MS: '6000',
     },
   },
 });
