@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
@@ -8,11 +8,11 @@ import { useTelemetry } from '@/app/telemetry-context';
 import { MOBILE_MEDIA_QUERY } from '@/app/theme';
 import { usePageViews } from '@/app/use-page-views';
 import { useRouteFocus } from '@/app/use-route-focus';
+import { lazyScreen } from '@/app/lazy-screen';
 import { useJobsBridge } from '@/app/use-jobs-bridge';
 import { useSessionBridge } from '@/app/use-session-bridge';
 import { TopBanner } from '@/components/banner/top-banner';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
-import { JobsPanel } from '@/components/jobs/jobs-panel';
 import { HeaderAccount } from '@/components/session/header-account';
 import { SessionActorContext } from '@/components/session/session-context';
 import { SessionOverlays } from '@/components/session/session-overlays';
@@ -22,6 +22,10 @@ import { ROUTES } from '@/config/routes';
 import { selectLiveCount } from '@/machines/jobs/jobs.selectors';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import classes from '@/app/shell.module.css';
+
+// The panel (a drawer and its job rows) loads on its own once someone is signed in: the first page
+// of a visitor does not need it.
+const JobsPanel = lazyScreen(() => import('@/components/jobs/jobs-panel'), 'JobsPanel');
 
 const withoutTrailingSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 const isCurrent = (pathname: string, path: string): boolean =>
@@ -98,7 +102,11 @@ export function Shell() {
             </Anchor>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {signedIn && <JobsPanel />}
+            {signedIn && (
+              <Suspense fallback={<Skeleton height={30} width={64} radius="sm" aria-hidden="true" />}>
+                <JobsPanel />
+              </Suspense>
+            )}
             <HeaderAccount onNavigate={closeMenu} />
           </Group>
         </Group>
