@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Mock } from 'vitest';
 import { ApiError } from '@/services/api-error';
@@ -47,6 +47,24 @@ export interface JobServer {
   poll: Mock<(mediaId: string) => Promise<ProcessingStatus>>;
   fetch: Mock<(mediaId: string) => Promise<Media>>;
   cancel: Mock<(mediaId: string) => Promise<Media>>;
+}
+
+/**
+ * For a test file of job machines: fake timers at a fixed moment and a fresh scripted server for
+ * every test. The same object is returned for the whole file; its mocks are replaced before each test.
+ */
+export function setUpJobServer(): JobServer {
+  const server = buildJobServer();
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-01-01T10:00:00.000Z'));
+    Object.assign(server, buildJobServer());
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+  return server;
 }
 
 export function buildJobServer(): JobServer {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, setup } from 'xstate';
 import { JOB_REQUEST_TIMEOUT_MS, JOB_SUBMIT_TIMEOUT_MS } from '@/config/limits';
 import type { ActorRefFrom } from 'xstate';
@@ -17,7 +17,7 @@ import {
   NO_GROUPS,
   buildFinishedMedia,
   buildJobInput,
-  buildJobServer,
+  setUpJobServer,
   buildMedia,
   buildStatus,
   deferred,
@@ -27,20 +27,8 @@ import {
   networkError,
   startJob,
 } from './generation-job.fixtures';
-import type { JobServer } from './generation-job.fixtures';
 
-let server: JobServer;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2025-01-01T10:00:00.000Z'));
-  server = buildJobServer();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+const server = setUpJobServer();
 
 const phase = (actor: ReturnType<typeof startJob>['actor']) => selectJobView(actor.getSnapshot()).phase;
 

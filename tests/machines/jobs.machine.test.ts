@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { RECENT_JOBS_LIMIT, RESUBMIT_WINDOW_MS, STORAGE_KEYS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
@@ -11,36 +11,20 @@ import type { JobRequest, JobsEmitted } from '@/machines/jobs/jobs.machine';
 import { selectJobEntries, selectLiveCount } from '@/machines/jobs/jobs.selectors';
 import {
   CREATOR,
-  buildJobServer,
+  buildJobInput,
+  setUpJobServer,
   buildMedia,
   buildStatus,
   flush,
   jobMachineFor,
   networkError,
 } from './generation-job.fixtures';
-import type { JobServer } from './generation-job.fixtures';
 
-let server: JobServer;
+const server = setUpJobServer();
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2025-01-01T10:00:00.000Z'));
-  server = buildJobServer();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const REQUEST: JobRequest = {
-  tool: 'text-to-image',
-  toolTitle: 'Text to Image',
-  option: 'Seedream',
-  optionLabel: 'Seedream',
-  endpoint: 'image/text-2-image',
-  cost: 4,
-  fields: { prompt: 'a red fox', option: 'Seedream', aspect_ratio: '1:1', async_mode: true },
-};
+// The request of the job fixture, as a tool page sends it to the registry.
+const { tool, toolTitle, option, optionLabel, endpoint, cost, fields } = buildJobInput();
+const REQUEST: JobRequest = { tool, toolTitle, option, optionLabel, endpoint, cost, fields: fields ?? {} };
 
 function storedJob(overrides: Partial<StoredJob> = {}): StoredJob {
   return {
