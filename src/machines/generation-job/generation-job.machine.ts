@@ -62,20 +62,8 @@ export interface GenerationJobInput {
   hidden?: boolean;
 }
 
-export interface GenerationJobContext {
-  localId: string;
-  tool: string;
-  toolTitle: string;
-  option: string;
-  optionLabel: string;
-  endpoint: string;
-  cost: number;
-  fields: MultipartFields | null;
-  assetId: string | null;
-  idempotencyKey: string;
-  createdAt: number;
-  user: CreditCheckUser | null;
-  credit: number | null;
+/** The input as given (its optional flags settled), plus what the job learns as it runs. */
+export interface GenerationJobContext extends Omit<GenerationJobInput, 'mediaId' | 'resubmit' | 'hidden'> {
   resubmit: boolean;
   /** Epoch ms when a final state was reached. */
   finishedAt: number | null;

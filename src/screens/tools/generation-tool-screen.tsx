@@ -1,4 +1,4 @@
-import { Anchor, Container, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Container, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
@@ -11,6 +11,7 @@ import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import { selectCurrentUserId } from '@/machines/session/session.selectors';
 import { GenerationToolForm } from '@/screens/tools/generation-tool-form';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 
 export interface GenerationToolScreenProps {
   spec: GenerationToolSpec;
@@ -30,20 +31,18 @@ export function GenerationToolScreen({ spec, groupLabel, groupPath }: Generation
   return (
     <Container size="md" py="xl">
       <Stack gap="lg">
-        <Stack gap={4}>
-          <Anchor component={Link} to={groupPath} size="sm">
-            {groupLabel}
-          </Anchor>
-          <Group gap="sm" align="center">
-            <Title order={1}>{spec.title}</Title>
-            <ToolHelpButton topicIndex={spec.helpTopic} />
-          </Group>
+        <ToolPageHeader
+          title={spec.title}
+          groupLabel={groupLabel}
+          groupPath={groupPath}
+          aside={<ToolHelpButton topicIndex={spec.helpTopic} />}
+        >
           {spec.slug === 'image-to-image' && (
             <Anchor component={Link} to={ROUTES.aiImage.reimagine} size="sm">
               {TOOL_TEXTS.reimagineLink}
             </Anchor>
           )}
-        </Stack>
+        </ToolPageHeader>
         <GenerationToolForm spec={spec} />
         {/* A new person (or none) gets their own history. */}
         <ToolResults key={userId ?? 'signed-out'} spec={spec} modelLabels={modelLabels} />

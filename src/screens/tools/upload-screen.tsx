@@ -11,6 +11,7 @@ import { ROUTES } from '@/config/routes';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
 import { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 
 /** The person's earlier uploads of this kind, newest first; reloaded after each new upload. */
 function Uploads({ kind }: { kind: MediaKind }) {
@@ -57,12 +58,7 @@ export function UploadScreen({ kind, title, groupLabel, groupPath }: UploadScree
   return (
     <Container size="md" py="xl">
       <Stack gap="lg">
-        <Stack gap={4}>
-          <Anchor component={Link} to={groupPath} size="sm">
-            {groupLabel}
-          </Anchor>
-          <Title order={1}>{title}</Title>
-        </Stack>
+        <ToolPageHeader title={title} groupLabel={groupLabel} groupPath={groupPath} />
         {signedIn ? (
           <Uploads key={userId ?? ''} kind={kind} />
         ) : (
