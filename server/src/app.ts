@@ -19,7 +19,9 @@ import { serverSecret } from './db/files.ts';
 import { createJobEngine, type EngineOptions } from './jobs/engine.ts';
 import { createFileSigner } from './jobs/file-signing.ts';
 import { createLocalRenderEngine } from './render/local-engine.ts';
+import { batchRoutes } from './routes/batch.ts';
 import { fileRoutes } from './routes/files.ts';
+import { finetuneRoutes } from './routes/finetune.ts';
 import { generationRoutes } from './routes/generation.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
@@ -179,6 +181,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await generationRoutes(api, mediaDeps);
       await uploadRoutes(api, mediaDeps);
       await textRoutes(api, mediaDeps);
+      await batchRoutes(api, mediaDeps);
+      await finetuneRoutes(api, mediaDeps);
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },

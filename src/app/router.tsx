@@ -5,6 +5,7 @@ import {
   useLoaderData,
   useLocation,
   useNavigate,
+  useParams,
   useRouteError,
   type LoaderFunctionArgs,
   type RouteObject,
@@ -16,6 +17,7 @@ import { reloadPage } from '@/app/reload-page';
 import { Shell } from '@/app/shell';
 import { useTelemetry } from '@/app/telemetry-context';
 import { PageLoader } from '@/components/page-loader';
+import { CREATION_TYPES } from '@/config/creation-types';
 import { GENERATION_TOOLS } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { MENU, type MenuGroup } from '@/config/menu';
@@ -40,6 +42,10 @@ const GenerationToolScreen = lazyScreen(
   () => import('@/screens/tools/generation-tool-screen'),
   'GenerationToolScreen',
 );
+const VideoCreationScreen = lazyScreen(() => import('@/screens/video/video-creation-screen'), 'VideoCreationScreen');
+const FinetuneScreen = lazyScreen(() => import('@/screens/finetune/finetune-screen'), 'FinetuneScreen');
+const AlbumsScreen = lazyScreen(() => import('@/screens/albums/albums-screen'), 'AlbumsScreen');
+const AlbumScreen = lazyScreen(() => import('@/screens/albums/album-screen'), 'AlbumScreen');
 const UploadScreen = lazyScreen(() => import('@/screens/tools/upload-screen'), 'UploadScreen');
 const GroupIndexScreen = lazyScreen(() => import('@/screens/tools/group-index-screen'), 'GroupIndexScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
@@ -91,26 +97,43 @@ const titled = (title: PageHandle['title']): PageHandle => ({ title });
 /** The profile title is the handle the loader read; a redirect never renders, so it needs none. */
 const profileTitle = (handle: unknown): string => (typeof handle === 'string' ? `@${handle}` : 'Profile');
 
-/** A generation tool of issue 4 gets its own page; the others stay placeholders for now. */
+/** The page of each SPEC §2.4 creation type that has one. */
+const CREATION_PAGES = CREATION_TYPES.flatMap((type) => (type.route ? [{ type: type.type, path: type.route }] : []));
+
+function AlbumRoute() {
+  const { id } = useParams();
+  return <AlbumScreen key={id} id={id ?? ''} />;
+}
+
+/**
+ * Each tool page: a generation tool (image, audio, video editing), a video creation type, or LoRA
+ * Finetune; AI Story stays a placeholder until its issue.
+ */
 function toolRoute(title: string, path: string, group: MenuGroup | undefined): RouteObject {
   const groupLabel = group?.label ?? '';
   const groupPath = group?.path ?? ROUTES.home;
   const spec = GENERATION_TOOLS.find((tool) => tool.path === path);
-  return {
-    path,
-    handle: titled(title),
-    element: spec ? (
-      // Keyed by tool, so moving between two tool pages starts a fresh form and history.
-      <GenerationToolScreen key={spec.slug} spec={spec} groupLabel={groupLabel} groupPath={groupPath} />
-    ) : (
-      <ToolPlaceholderScreen title={title} groupLabel={groupLabel} groupPath={groupPath} />
-    ),
-  };
+  const creation = CREATION_PAGES.find((page) => page.path === path);
+  let element;
+  if (spec) {
+    // Keyed by tool, so moving between two tool pages starts a fresh form and history.
+    element = <GenerationToolScreen key={spec.slug} spec={spec} groupLabel={groupLabel} groupPath={groupPath} />;
+  } else if (creation) {
+    element = (
+      <VideoCreationScreen key={creation.type} type={creation.type} title={title} groupLabel={groupLabel} groupPath={groupPath} />
+    );
+  } else if (path === ROUTES.aiProduction.finetune) {
+    element = <FinetuneScreen groupLabel={groupLabel} groupPath={groupPath} />;
+  } else {
+    element = <ToolPlaceholderScreen title={title} groupLabel={groupLabel} groupPath={groupPath} />;
+  }
+  return { path, handle: titled(title), element };
 }
 
 const UPLOAD_PAGES = [
   { kind: 'image', title: TOOL_TEXTS.uploadPageTitle.image, path: ROUTES.aiImage.uploadImage, group: imageGroup },
   { kind: 'audio', title: TOOL_TEXTS.uploadPageTitle.audio, path: ROUTES.aiAudio.uploadAudio, group: audioGroup },
+  { kind: 'video', title: TOOL_TEXTS.uploadPageTitle.video, path: ROUTES.aiVideo.uploadVideo, group: videoGroup },
 ] as const;
 
 export const routes: RouteObject[] = [
@@ -142,6 +165,8 @@ export const routes: RouteObject[] = [
           />
         ),
       })),
+      { path: ROUTES.aiVideo.albums, handle: titled('Albums'), element: <AlbumsScreen /> },
+      { path: `${ROUTES.aiVideo.albums}/:id`, handle: titled('Album'), element: <AlbumRoute /> },
       ...USE_CASE_PAGES.map((useCase) => ({
         path: useCase.path,
         handle: titled(useCase.title),

@@ -137,7 +137,7 @@ export const TOOL_TEXTS = {
     fieldLabel: (kind: string): string => (kind === 'audio' ? 'Audio file' : 'Picture'),
   },
   /** The upload pages' titles (SPEC §2.5), used by the router and the group index pages. */
-  uploadPageTitle: { image: 'Upload Image', audio: 'Upload Audio' },
+  uploadPageTitle: { image: 'Upload Image', audio: 'Upload Audio', video: 'Upload Video' },
   promptHelper: {
     menu: 'Prompt helper',
     suggest: 'Suggest prompt',

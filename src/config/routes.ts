@@ -39,6 +39,11 @@ export const ROUTES = {
     lipSync: '/ai-video/lip-sync',
     replaceBackgroundVideo: '/ai-video/replace-background-video',
     modifyVideo: '/ai-video/modify-video',
+    /** Upload tools (SPEC §2.5); linked from the group page and every video input. */
+    uploadVideo: '/ai-video/upload-video',
+    /** Kinora's pages for SPEC §1 "AI batch and parallax batch albums" (no menu link in SPEC §2.3). */
+    albums: '/ai-video/albums',
+    album: (id: string): string => `/ai-video/albums/${encodeURIComponent(id)}`,
   },
   aiProduction: {
     root: '/ai-production/',

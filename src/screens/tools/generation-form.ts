@@ -50,6 +50,8 @@ export function promptNeed(spec: GenerationToolSpec, model: ModelOption | undefi
       return 'optional';
     case 'model':
       return model?.text_prompt === 1 ? 'required' : 'hidden';
+    case 'unlessAudio':
+      return 'required';
     case 'none':
       return 'hidden';
   }

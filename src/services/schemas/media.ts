@@ -19,8 +19,12 @@ export const mediaResultItemSchema = z.object({
   url: z.string().nullable(),
   thumbnail_url: z.string().nullable(),
   file_id: z.string().nullable(),
-  /** Audio length or image size, when known. */
+  /** Audio or video length, or image size, when known. */
   duration_seconds: z.number().nullable().optional(),
+  /** SPEC §3 generated result item: a video's GIF (signed URL), its result folder, its label. */
+  gif_url: z.string().nullable().optional(),
+  folder_path: z.string().nullable().optional(),
+  label: z.string().nullable().optional(),
   width: z.number().nullable().optional(),
   height: z.number().nullable().optional(),
 });
