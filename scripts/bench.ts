@@ -3,8 +3,10 @@
  * (the entry chunk, its static imports and their CSS, gzip level 9) and the largest lazy chunk,
  * against `bench/budget.json`; then how hard 50 running jobs poll the server (visible and hidden,
  * `bench/polling.ts`) and how many processing-status requests per second the local server answers
- * (`bench/status-endpoint.ts`). Prints the tables, writes them to `bench-results/bench.md`, and
- * exits non-zero when a figure is over its budget.
+ * (`bench/status-endpoint.ts`); then how fast the local engine makes video (`bench/video-render.ts`:
+ * render seconds per second of a 640 px parallax clip and of an edit, and whether the server's
+ * event loop stays free meanwhile). Prints the tables, writes them to `bench-results/bench.md`,
+ * and exits non-zero when a figure is over its budget.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { measurePolling } from '../bench/polling.ts';
 import { measureStatusEndpoint } from '../bench/status-endpoint.ts';
+import { measureVideoRender } from '../bench/video-render.ts';
 
 interface ManifestChunk {
   file: string;
@@ -69,6 +72,9 @@ const budget = JSON.parse(readFileSync(join(root, 'bench/budget.json'), 'utf8'))
   largestLazyChunkGzipBytes: number;
   pollingRequestsPerMinuteFor50Jobs: number;
   statusRequestsPerSecondAtLeast: number;
+  parallaxRenderSecondsPerVideoSecondAtMost: number;
+  videoEditSecondsPerVideoSecondAtMost: number;
+  eventLoopDelayDuringVideoMsAtMost: number;
 };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -115,6 +121,22 @@ lines.push(
   `| processing-status requests per second, local server (${status.connections} clients, ${status.seconds.toFixed(1)} s) | ${status.requestsPerSecond.toFixed(0)} | ≥ ${budget.statusRequestsPerSecondAtLeast} | ${statusWithin ? 'yes' : 'NO'} |`,
   `| … latency p50 / p99 | ${status.p50Ms.toFixed(1)} / ${status.p99Ms.toFixed(1)} ms | | |`,
 );
+
+const video = await measureVideoRender();
+const videoWithin = {
+  parallax: video.parallaxSecondsPerVideoSecond <= budget.parallaxRenderSecondsPerVideoSecondAtMost,
+  edit: video.editSecondsPerVideoSecond <= budget.videoEditSecondsPerVideoSecondAtMost,
+  loop: video.eventLoopMaxDelayMs <= budget.eventLoopDelayDuringVideoMsAtMost,
+};
+const yesNo = (within: boolean) => (within ? 'yes' : 'NO');
+lines.push(
+  '',
+  '| video rendering (local engine, worker threads) | figure | budget | within |',
+  '|---|---:|---:|:---:|',
+  `| render seconds per second of video, ${video.clipSeconds.toFixed(0)} s parallax clip at 640 px (frames + H.264 + GIF + thumbnail) | ${video.parallaxSecondsPerVideoSecond.toFixed(2)} | ≤ ${budget.parallaxRenderSecondsPerVideoSecondAtMost} | ${yesNo(videoWithin.parallax)} |`,
+  `| … edit (crop to 9:16 in WASM ffmpeg), per second of video | ${video.editSecondsPerVideoSecond.toFixed(2)} | ≤ ${budget.videoEditSecondsPerVideoSecondAtMost} | ${yesNo(videoWithin.edit)} |`,
+  `| server event loop's longest delay meanwhile | ${video.eventLoopMaxDelayMs.toFixed(0)} ms | ≤ ${budget.eventLoopDelayDuringVideoMsAtMost} ms | ${yesNo(videoWithin.loop)} |`,
+);
 const table = lines.join('\n');
 console.log(table);
 mkdirSync(join(root, 'bench-results'), { recursive: true });
@@ -124,6 +146,9 @@ const over = [
   ...rows.filter((r) => r.gzip > r.budget).map((r) => r.what),
   ...(pollingWithin ? [] : ['polling']),
   ...(statusWithin ? [] : ['processing-status throughput']),
+  ...(videoWithin.parallax ? [] : ['parallax render time']),
+  ...(videoWithin.edit ? [] : ['video edit time']),
+  ...(videoWithin.loop ? [] : ['event loop delay during video work']),
 ];
 if (over.length > 0) {
   console.error(`Over budget: ${over.join(', ')}`);

@@ -5,6 +5,7 @@ import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { APP_NAME } from '@/app/page-title';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { MESSAGES, type Notice } from '@/config/messages';
 import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';
 import { selectCreditsRef, selectCurrentUser } from '@/machines/session/session.selectors';
 import type { jobsMachine } from '@/machines/jobs/jobs.machine';
@@ -34,6 +35,27 @@ export function finishedJobText(event: JobFinished, refundedCredits: number | nu
     case 'denied':
       return JOB_TEXTS.finished.denied(event.toolTitle, event.error);
   }
+}
+
+/**
+ * SPEC §8 failures with their own words: the tool's job failed (on the server, or its request was
+ * refused). The toast is a danger one and says exactly this.
+ */
+const FAILURE_NOTICES: Readonly<Record<string, Notice>> = {
+  'replace-background-video': MESSAGES.replaceBackgroundVideoFailed,
+};
+
+export interface FinishedJobToast {
+  color: string;
+  title: string;
+  message: string;
+}
+
+/** The toast of a finished job: SPEC §8's words for the failures that have them, else Kinora's. */
+export function finishedJobToast(event: JobFinished, refundedCredits: number | null): FinishedJobToast {
+  const notice = event.outcome === 'failed' ? FAILURE_NOTICES[event.tool] : undefined;
+  if (notice) return { color: 'red', title: notice.title, message: notice.message };
+  return { color: TOAST_COLORS[event.outcome], title: finishedJobText(event, refundedCredits), message: event.optionLabel };
 }
 
 const pageHidden = (): boolean => document.visibilityState === 'hidden';
@@ -95,9 +117,9 @@ export function useJobsBridge(): void {
       jobs.on('jobs.finished', (event) => {
         const entry = jobs.getSnapshot().context.jobs.find((job) => job.localId === event.localId);
         const refundedCredits = event.refunded ? (entry?.stored.cost ?? 0) : null;
-        const text = finishedJobText(event, refundedCredits);
-        notifications.show({ color: TOAST_COLORS[event.outcome], title: text, message: event.optionLabel });
-        notifyDesktop(`${text} · ${APP_NAME}`, event.optionLabel);
+        const toast = finishedJobToast(event, refundedCredits);
+        notifications.show({ color: toast.color, title: toast.title, message: toast.message });
+        notifyDesktop(`${toast.title} · ${APP_NAME}`, toast.message);
       }),
       jobs.on('jobs.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
     ];

@@ -219,7 +219,8 @@ export const IMAGE_TOOLS: readonly GenerationToolSpec[] = [
     helpTopic: 13,
     prompt: 'model',
     promptLabel: 'New background',
-    images: [picture('Subject'), { field: 'image2_url', label: 'Background picture', required: 'never' }],
+    // The background picture is the ReplaceBackground model's second input (its end_frame flag).
+    images: [picture('Subject'), { field: 'image2_url', label: 'Background picture', required: 'never', models: ['ReplaceBackground'] }],
     asyncMode: true,
     requiresUpload: false,
   },

@@ -85,6 +85,14 @@ export const JOB_TEXTS = {
   interrupted: 'Interrupted before it was sent',
 } as const;
 
+const addPictureText = (label: string): string => {
+  const name = label.toLowerCase().replace(/ picture$/, '');
+  return name === 'image' ? 'Add a picture' : `Add the ${name} picture`;
+};
+
+const UPLOAD_PAGE_WORDS: Readonly<Record<string, string>> = { image: 'images', video: 'videos', audio: 'audio' };
+const UPLOAD_FIELD_LABELS: Readonly<Record<string, string>> = { image: 'Picture', video: 'Video file', audio: 'Audio file' };
+
 /** Texts of the generation tool pages (form, cost line, results). */
 export const TOOL_TEXTS = {
   model: 'Model',
@@ -103,10 +111,18 @@ export const TOOL_TEXTS = {
   submitted: 'Sent. Follow it below or in the jobs panel.',
   enterPrompt: 'Enter a prompt',
   enterText: 'Enter the text to speak',
-  addPicture: (label: string): string => {
-    const name = label.toLowerCase().replace(/ picture$/, '');
-    return name === 'image' ? 'Add a picture' : `Add the ${name} picture`;
+  addPicture: (label: string): string => addPictureText(label),
+  /** A missing input by its kind: "Add a picture", "Add the end frame picture", "Add a video", "Add an audio file". */
+  addInput: (label: string, media: 'image' | 'video' | 'audio'): string => {
+    if (media === 'image') return addPictureText(label);
+    const name = label.toLowerCase().replace(media === 'video' ? / video$/ : / audio$/, '');
+    if (media === 'video') return name === 'video' ? 'Add a video' : `Add the ${name} video`;
+    return name === 'audio' ? 'Add an audio file' : `Add the ${name} audio`;
   },
+  /** Alternatives of which one is needed: "Add a face picture or a face video." */
+  addOneOf: (labels: readonly string[]): string => `Add a ${labels.map((label) => label.toLowerCase()).join(' or a ')}.`,
+  /** Under a video effect's end frame when the chosen effect needs one (SPEC §5). */
+  endFrameNeeded: 'This effect needs an end frame.',
   faceOrderIndex: 'Face order index',
   faceOrderHelp: 'Which face of the target picture to replace: 0 = leftmost, then 1, 2… to the right.',
   addPictureButton: 'Add another picture',
@@ -120,9 +136,16 @@ export const TOOL_TEXTS = {
   resultsHeading: 'Results',
   resultsEmpty: 'Nothing generated yet. Your results appear here, newest first.',
   download: 'Download',
+  /** A video result's links: its MP4, its GIF, and where it can be taken on to. */
+  downloadMp4: 'Download MP4',
+  gif: 'GIF',
+  extend: 'Extend',
+  edit: 'Edit',
+  /** A link's accessible name: what it does, then which result (several can share a card). */
+  resultAction: (action: string, label: string): string => `${action} ${label}`,
   notRefunded: 'Not refunded',
   upload: {
-    drop: (kind: string): string => `Drop a ${kind} here or choose a file`,
+    drop: (kind: string): string => `Drop ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} here or choose a file`,
     choose: 'Choose file',
     /** The picker button's accessible name: the field, and "required" when it is. */
     chooseLabel: (label: string, required: boolean): string => `Choose file: ${label}${required ? ' (required)' : ''}`,
@@ -132,11 +155,13 @@ export const TOOL_TEXTS = {
     uploading: (percent: number): string => `Uploading ${Math.round(percent)} %`,
     uploadedHeading: 'Your uploads',
     uploadsEmpty: 'Nothing uploaded yet.',
-    openUploadPage: (kind: string): string => `Upload ${kind === 'audio' ? 'audio' : 'images'} page`,
+    openUploadPage: (kind: string): string => `Upload ${UPLOAD_PAGE_WORDS[kind] ?? 'images'} page`,
     /** The file input's label on the upload pages. */
-    fieldLabel: (kind: string): string => (kind === 'audio' ? 'Audio file' : 'Picture'),
+    fieldLabel: (kind: string): string => UPLOAD_FIELD_LABELS[kind] ?? 'Picture',
   },
   /** The upload pages' titles (SPEC §2.5), used by the router and the group index pages. */
+  /** The AI Video group page's link to Parallax Motion (SPEC §2.4: not in the menu). */
+  parallaxMotionLink: 'Parallax Motion',
   uploadPageTitle: { image: 'Upload Image', audio: 'Upload Audio', video: 'Upload Video' },
   promptHelper: {
     menu: 'Prompt helper',
@@ -147,4 +172,13 @@ export const TOOL_TEXTS = {
     working: 'Writing a prompt…',
   },
   reimagineLink: 'Reimagine a picture instead',
+  /** A result video a tool page was opened with (Edit Video's `?video=`), used as its video input. */
+  sourceVideo: {
+    loading: 'Loading your video…',
+    failed: (error: string): string => (error ? `Could not load your video: ${error}` : 'Could not load your video.'),
+    retry: 'Try again',
+    unavailable: 'This result is not a finished video.',
+    useAnother: 'Use another video',
+    player: (label: string, name: string | null): string => (name ? `${label}: ${name}` : label),
+  },
 } as const;

@@ -1,4 +1,6 @@
+import type { MediaKind } from '@/config/enums';
 import { PARALLAX_CAMERA_PATHS } from '@/config/parallax-paths';
+import { VIDEO_CREATION_TOOLS } from '@/config/video-creation';
 
 /** Which label rule of SPEC §3 "Generated result item" applies. */
 export type ResultLabelKind = 'parallax' | 'tryOnVideo' | 'video' | 'audio' | 'image';
@@ -58,4 +60,22 @@ export function labelOption(kind: ResultLabelKind, args: LabelArgs): string {
 /** SPEC §3 result label "{run}.{index}.{option}", the option part chosen by the kind's rule. */
 export function resultLabel({ run, index, kind, args }: ResultLabelInput): string {
   return `${run}.${index}.${labelOption(kind, args)}`;
+}
+
+/** What decides a media's label rule: its kind, its `tool` and (videos) its `args.creation_type`. */
+export interface LabelledMedia {
+  kind: MediaKind;
+  tool: string;
+  creationType?: string | null;
+}
+
+/**
+ * Which SPEC §3 rule labels a media's results: a parallax creation's by camera path, a try-on
+ * video's by its model, any other video's by the video rule; images and audio by their own.
+ */
+export function resultLabelKind({ kind, tool, creationType }: LabelledMedia): ResultLabelKind {
+  if (kind !== 'video') return kind;
+  if (creationType === 'parallax-motion' || tool === VIDEO_CREATION_TOOLS['parallax-motion']) return 'parallax';
+  if (creationType === 'try-on' || tool === VIDEO_CREATION_TOOLS['try-on']) return 'tryOnVideo';
+  return 'video';
 }

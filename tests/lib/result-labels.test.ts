@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRY_ON_MODEL, resultLabel } from '@/lib/result-labels';
-import type { ResultLabelInput } from '@/lib/result-labels';
+import { DEFAULT_TRY_ON_MODEL, resultLabel, resultLabelKind } from '@/lib/result-labels';
+import type { LabelledMedia, ResultLabelInput, ResultLabelKind } from '@/lib/result-labels';
 
 describe('resultLabel (SPEC §3 "{run}.{index}.{option}")', () => {
   it.each<[string, ResultLabelInput, string]>([
@@ -25,5 +25,27 @@ describe('resultLabel (SPEC §3 "{run}.{index}.{option}")', () => {
     ['image: the aspect ratio without a model', { run: 1, index: 1, kind: 'image', args: { aspect_ratio: '4:3' } }, '1.1.4:3'],
   ])('%s', (_, input, expected) => {
     expect(resultLabel(input)).toBe(expected);
+  });
+});
+
+describe('resultLabelKind: which SPEC §3 rule labels a media\'s results', () => {
+  it.each<[string, LabelledMedia, ResultLabelKind]>([
+    ['a parallax creation', { kind: 'video', tool: 'parallax-motion', creationType: 'parallax-motion' }, 'parallax'],
+    ['a parallax batch clip (tool batch-clip)', { kind: 'video', tool: 'batch-clip', creationType: 'parallax-motion' }, 'parallax'],
+    ['a try-on video', { kind: 'video', tool: 'try-on-video', creationType: 'try-on' }, 'tryOnVideo'],
+    ['a try-on video without its creation type', { kind: 'video', tool: 'try-on-video' }, 'tryOnVideo'],
+    ['an AI motion video', { kind: 'video', tool: 'ai-motion', creationType: 'ai-motion' }, 'video'],
+    ['a video effect', { kind: 'video', tool: 'video-effects' }, 'video'],
+    ['the image try-on is an image', { kind: 'image', tool: 'try-on' }, 'image'],
+    ['speech', { kind: 'audio', tool: 'text-to-speech' }, 'audio'],
+  ])('%s', (_, media, expected) => {
+    expect(resultLabelKind(media)).toBe(expected);
+  });
+
+  it('labels video tool results by option.effect, else the aspect ratio, else the voice', () => {
+    const label = (args: ResultLabelInput['args']) => resultLabel({ run: 1, index: 1, kind: resultLabelKind({ kind: 'video', tool: 'edit-video' }), args });
+    expect(label({ option: 'KlingEffects', effect: 'hug' })).toBe('1.1.KlingEffects.hug');
+    expect(label({ option: 'CropToAspectRatio', aspect_ratio: '9:16' })).toBe('1.1.9:16');
+    expect(label({ option: 'LipSync', voice: 'Aria' })).toBe('1.1.Aria');
   });
 });

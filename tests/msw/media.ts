@@ -1,19 +1,39 @@
 import { http, HttpResponse } from 'msw';
 import { ASSET_TOOLS } from '@/config/asset-tools';
-import { GENERATION_TOOLS, generationToolByEndpoint, UPLOAD_ENDPOINTS } from '@/config/generation-tools';
+import {
+  endpointFor,
+  GENERATION_TOOLS,
+  generationToolByEndpoint,
+  toolEndpoints,
+  UPLOAD_ENDPOINTS,
+  type GenerationToolSpec,
+} from '@/config/generation-tools';
 import type { MediaKind } from '@/config/enums';
 import { MESSAGES } from '@/config/messages';
+import { MOTION_MODELS } from '@/config/motion-models';
+import {
+  PARALLAX_OPTION,
+  VIDEO_CREATION_TOOLS,
+  videoJobCost,
+  type VideoCreationType,
+} from '@/config/video-creation';
+import { parsePosePreset, type PosePreset } from '@/lib/pose-preset';
+import { batchFolders } from '@/lib/result-paths';
+import { resultLabel, type ResultLabelKind } from '@/lib/result-labels';
 // Not imported from handlers.ts, which registers these handlers: its value would not exist yet.
 import { fakeApi } from './handlers';
 
 const API = 'http://localhost/api';
 
 /**
- * A small stand-in for the media API of issue 4 (SPEC §7 media, image, audio, text), enough for
- * the screens: a job store where a submitted job is queued, processes for `pollsToFinish`
- * processing-status polls and then ends as `outcome` says; cancel with refund; the owner's
- * listing per tool; image and audio uploads; the prompt helper. Credits are the ones of
- * `fakeApi` (tests/msw/handlers.ts), so the header balance follows debits and refunds.
+ * A small stand-in for the media API of issues 4 and 5 (SPEC §7 media, image, video, audio, text),
+ * enough for the screens: a job store where a submitted job is queued, processes for
+ * `pollsToFinish` processing-status polls and then ends as `outcome` says; cancel with refund; the
+ * owner's listing per tool; image, video and audio uploads; the prompt helper. Every call of every
+ * generation tool is answered (Edit Video: one per operation, and the model must be that call's);
+ * video creation jobs (`POST media` with `pose_preset`) end with one video per preset × quantity,
+ * each with its GIF, folder and label. Credits are the ones of `fakeApi`
+ * (tests/msw/handlers.ts), so the header balance follows debits and refunds.
  * Tests shape it through `fakeMedia`; `resetFakeMedia()` runs after every test.
  */
 
@@ -45,6 +65,9 @@ export interface FakeMediaRecord {
     thumbnail_url: string | null;
     file_id: string | null;
     duration_seconds?: number | null;
+    gif_url?: string | null;
+    folder_path?: string | null;
+    label?: string | null;
   }[];
   files: never[];
   results?: string[];
@@ -143,7 +166,8 @@ export function addMedia(overrides: Partial<FakeMediaRecord> = {}): FakeMediaRec
   return media;
 }
 
-const SUCCESS_STATUS: Record<MediaKind, string> = { image: 'success_image', video: 'success_source', audio: 'success' };
+// SPEC §4 as the local server ends them: images success_image, videos and audio success.
+const SUCCESS_STATUS: Record<MediaKind, string> = { image: 'success_image', video: 'success', audio: 'success' };
 const LIVE = (status: string): boolean => status.startsWith('queue') || status.startsWith('processing');
 
 function finish(media: FakeMediaRecord, outcome: Outcome): void {
@@ -151,6 +175,12 @@ function finish(media: FakeMediaRecord, outcome: Outcome): void {
   media.updated_at = now;
   media.finished_at = now;
   media.progress = 100;
+  if (outcome === 'success' && media.kind === 'video') {
+    media.status = SUCCESS_STATUS.video;
+    media.items = videoItems(media);
+    media.results = media.items.map((item) => item.url ?? '');
+    return;
+  }
   if (outcome === 'success') {
     const extension = media.kind === 'audio' ? 'wav' : 'png';
     const url = fileUrl(`${media.id}-result.${extension}`);
@@ -174,6 +204,50 @@ function finish(media: FakeMediaRecord, outcome: Outcome): void {
   refund(media);
 }
 
+/**
+ * A video job's results: a creation job's one per preset × quantity under its SPEC §3 folder
+ * (`batch/1/{motion type or camera path}{n}`), labelled; a video tool's one `result.mp4`.
+ */
+function videoItems(media: FakeMediaRecord): FakeMediaRecord['items'] {
+  const presets = parsePosePreset(media.args.pose_preset);
+  if (presets.length === 0) {
+    return [
+      {
+        type: 'video',
+        status: 'success',
+        url: fileUrl(`${media.id}-result.mp4`),
+        thumbnail_url: fileUrl(`${media.id}-thumbnail.jpg`),
+        gif_url: fileUrl(`${media.id}-result.gif`),
+        file_id: `${media.id}-result`,
+        duration_seconds: 5,
+      },
+    ];
+  }
+  const type = String(media.args.creation_type) as VideoCreationType;
+  const kind: ResultLabelKind = type === 'parallax-motion' ? 'parallax' : type === 'try-on' ? 'tryOnVideo' : 'video';
+  const videos = presets.flatMap((preset: PosePreset) =>
+    batchFolders('', '1', preset).map((folder) => ({ preset, folder: folder.replace(/^\//, '') })),
+  );
+  return videos.map(({ preset, folder }, position) => ({
+    type: 'video' as const,
+    status: 'success',
+    url: `${media.base_url}/${folder}/video.mp4`,
+    thumbnail_url: `${media.base_url}/${folder}/thumbnail/thumbnail.jpg`,
+    gif_url: `${media.base_url}/${folder}/video.gif`,
+    folder_path: folder,
+    label: resultLabel({
+      run: 1,
+      index: position + 1,
+      kind,
+      args: { camera_path: preset.camera_path, option: media.option, aspect_ratio: stringField(media.args.aspect_ratio) },
+    }),
+    file_id: `${media.id}-${position + 1}`,
+    duration_seconds: preset.motion_length,
+  }));
+}
+
+const stringField = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
 function refund(media: FakeMediaRecord): void {
   if (media.refunded) return;
   media.refunded = true;
@@ -189,41 +263,123 @@ const formFields = (form: FormData): Record<string, string | string[]> => {
   return fields;
 };
 
-const generationHandlers = GENERATION_TOOLS.map((tool) =>
-  http.post(`${API}/${tool.endpoint}`, async ({ request }) => {
-    record(request);
-    if (!signedIn(request)) return unauthorized();
-    const spec = generationToolByEndpoint(tool.endpoint);
-    if (!spec) return detail(404, 'Not found');
-    const fields = formFields(await request.formData());
-    const key = request.headers.get('Idempotency-Key');
-    fakeMedia.submissions.push({ endpoint: tool.endpoint, fields, idempotencyKey: key });
-    const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
-    if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
-    if ((spec.slug === 'image-to-image' || spec.slug === 'reimagine') && !fields.image_url) {
-      return detail(400, MESSAGES.noUploadFile);
-    }
-    const option = ASSET_TOOLS.find(
-      (candidate) => candidate.value === fields.option && candidate.available_tools.includes(spec.slug),
-    );
-    if (!option) return detail(400, `${String(fields.option)} is not a model of ${spec.title}.`);
-    const cost = option.required_credits;
-    if (cost > fakeApi.credits) {
-      return detail(402, `Not enough credits: this costs ${cost} credits and you have ${fakeApi.credits}.`);
-    }
-    fakeApi.credits -= cost;
-    const media = addMedia({
-      kind: spec.kind,
-      tool: spec.slug,
-      option: option.value,
-      cost,
-      args: fields,
-      image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
-    });
-    if (key) fakeMedia.idempotency.set(key, media.id);
-    return HttpResponse.json({ data: media });
-  }),
+type ModelOption = (typeof ASSET_TOOLS)[number];
+
+/**
+ * What the local server refuses of a video tool call (contract §1, lightly): the model must be
+ * the call's (Edit Video), inputs by the model and effect, one of each `oneOf` group, an effect of
+ * the model, and lip sync's text when no audio is given.
+ */
+function videoCallRefusal(
+  spec: GenerationToolSpec,
+  endpoint: string,
+  option: ModelOption,
+  fields: Record<string, string | string[]>,
+): string | null {
+  if (endpointFor(spec, option.value) !== endpoint) return `${option.value} is sent to ${endpointFor(spec, option.value)}, not ${endpoint}.`;
+  const given = (field: string): boolean => Boolean(fields[field]);
+  const effect = option.available_effects?.find((candidate) => candidate.value === fields.effect);
+  if (spec.choices?.some((choice) => choice.options === 'effects') && !effect) {
+    return `effect must be one of ${option.label}'s effects.`;
+  }
+  const groups = new Map<string, boolean>();
+  for (const input of spec.images) {
+    if (input.models && !input.models.includes(option.value)) continue;
+    const required =
+      input.required === 'always' ||
+      (input.required === 'model' && option.end_frame === 1) ||
+      (input.required === 'effect' && effect?.end_frame === 1);
+    if (required && !given(input.field)) return `${input.label} is required (${input.field}).`;
+    if (input.oneOf) groups.set(input.oneOf, (groups.get(input.oneOf) ?? false) || given(input.field));
+  }
+  for (const [group, any] of groups) if (!any) return `Send one of the ${group} inputs.`;
+  if (spec.prompt === 'unlessAudio' && !given('audio_url') && !given('prompt')) return `${spec.promptLabel} is required (prompt).`;
+  return null;
+}
+
+const generationHandlers = GENERATION_TOOLS.flatMap((spec) =>
+  toolEndpoints(spec).map((endpoint) =>
+    http.post(`${API}/${endpoint}`, async ({ request }) => {
+      record(request);
+      if (!signedIn(request)) return unauthorized();
+      if (generationToolByEndpoint(endpoint) !== spec) return detail(404, 'Not found');
+      const fields = formFields(await request.formData());
+      const key = request.headers.get('Idempotency-Key');
+      fakeMedia.submissions.push({ endpoint, fields, idempotencyKey: key });
+      const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
+      if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+      if ((spec.slug === 'image-to-image' || spec.slug === 'reimagine') && !fields.image_url) {
+        return detail(400, MESSAGES.noUploadFile);
+      }
+      const option = ASSET_TOOLS.find(
+        (candidate) => candidate.value === fields.option && candidate.available_tools.includes(spec.slug),
+      );
+      if (!option) return detail(400, `${String(fields.option)} is not a model of ${spec.title}.`);
+      const refusal = spec.kind === 'video' ? videoCallRefusal(spec, endpoint, option, fields) : null;
+      if (refusal) return detail(400, refusal);
+      const cost = option.required_credits;
+      if (cost > fakeApi.credits) {
+        return detail(402, `Not enough credits: this costs ${cost} credits and you have ${fakeApi.credits}.`);
+      }
+      fakeApi.credits -= cost;
+      const media = addMedia({
+        kind: spec.kind,
+        tool: spec.slug,
+        option: option.value,
+        cost,
+        args: fields,
+        image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
+      });
+      if (key) fakeMedia.idempotency.set(key, media.id);
+      return HttpResponse.json({ data: media });
+    }),
+  ),
 );
+
+const CREATION_TYPES_SENT = Object.keys(VIDEO_CREATION_TOOLS) as VideoCreationType[];
+
+/**
+ * `POST media`: with `pose_preset` a video creation job (contract §1: cost = videoJobCost, 402
+ * when short, Idempotency-Key), without it a plain record.
+ */
+const createMediaHandler = http.post(`${API}/media`, async ({ request }) => {
+  record(request);
+  if (!signedIn(request)) return unauthorized();
+  const fields = formFields(await request.formData());
+  const key = request.headers.get('Idempotency-Key');
+  fakeMedia.submissions.push({ endpoint: 'media', fields, idempotencyKey: key });
+  const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
+  if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+  if (fields.pose_preset === undefined) {
+    const media = addMedia({ status: 'success', progress: 100, args: fields });
+    return HttpResponse.json({ data: media });
+  }
+  const type = String(fields.creation_type) as VideoCreationType;
+  if (!CREATION_TYPES_SENT.includes(type)) return detail(400, 'creation_type must be a video creation type.');
+  const presets = parsePosePreset(fields.pose_preset);
+  if (presets.length === 0) return detail(400, 'pose_preset must be a preset or a list of presets.');
+  const optionValue = typeof fields.option === 'string' ? fields.option : '';
+  const model = MOTION_MODELS.find((candidate) => candidate.value === optionValue);
+  if (type !== 'parallax-motion' && !model) return detail(400, `${optionValue} is not a motion model.`);
+  const cost = videoJobCost(type, model, presets.map((preset) => preset.quantity));
+  if (cost > fakeApi.credits) {
+    return detail(402, `Not enough credits: this costs ${cost} credits and you have ${fakeApi.credits}.`);
+  }
+  fakeApi.credits -= cost;
+  const id = `m${fakeMedia.nextId++}`;
+  const media = addMedia({
+    id,
+    kind: 'video',
+    tool: VIDEO_CREATION_TOOLS[type],
+    option: type === 'parallax-motion' ? PARALLAX_OPTION : optionValue,
+    cost,
+    base_url: `http://localhost/api/files/m/${id}/4102444800/${'cd'.repeat(32)}`,
+    args: { ...fields, pose_preset: presets, prompt: presets[0]?.prompt || undefined },
+    image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
+  });
+  if (key) fakeMedia.idempotency.set(key, media.id);
+  return HttpResponse.json({ data: media });
+});
 
 const uploadHandler = (kind: MediaKind) =>
   http.post(`${API}/${UPLOAD_ENDPOINTS[kind].endpoint}`, async ({ request }) => {
@@ -255,6 +411,7 @@ const uploadHandler = (kind: MediaKind) =>
 
 export const mediaHandlers = [
   ...generationHandlers,
+  createMediaHandler,
   uploadHandler('image'),
   uploadHandler('audio'),
   uploadHandler('video'),
@@ -307,6 +464,13 @@ export const mediaHandlers = [
     media.finished_at = media.updated_at;
     refund(media);
     return HttpResponse.json({ data: media });
+  }),
+  // The image tools that offer trained models list them (GET finetune): none by default;
+  // tests/msw/finetune.ts's handlers (server.use) answer with the person's models.
+  http.get(`${API}/finetune`, ({ request }) => {
+    record(request);
+    if (!signedIn(request)) return unauthorized();
+    return HttpResponse.json({ data: { items: [] } });
   }),
   http.post(`${API}/text/prompt`, async ({ request }) => {
     record(request);

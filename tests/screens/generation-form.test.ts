@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { ASSET_TOOLS, optionsForTool } from '@/config/asset-tools';
 import { generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
+import { EFFECT_FAMILIES, VIDEO_EFFECT_FAMILIES } from '@/config/effects';
 import { MESSAGES } from '@/config/messages';
 import {
+  aspectRatioShown,
   defaultFormValues,
+  formModels,
   generationFields,
   generationFormSchema,
   pictureSlots,
   promptNeed,
+  shownChoices,
+  submitEndpoint,
+  UPLOAD_PAGES,
+  voiceShown,
 } from '@/screens/tools/generation-form';
 
 const spec = (slug: string): GenerationToolSpec => {
@@ -110,6 +117,188 @@ describe('the generation form rules', () => {
       option: 'Text2Audio',
       prompt: 'rain',
       duration: '5',
+    });
+  });
+});
+
+describe('the video tool form rules (SPEC §5, §9)', () => {
+  const videoEffects = spec('video-effects');
+  const labels = (slots: ReturnType<typeof pictureSlots>) => slots.map((slot) => [slot.label, slot.required, slot.media]);
+
+  // Every effect of every family: the end frame is asked for, and required, exactly when the effect needs one.
+  const effectCases = EFFECT_FAMILIES.flatMap((family) =>
+    VIDEO_EFFECT_FAMILIES[family].effects.map((effect) => [family, effect.value, effect.end_frame === 1] as const),
+  );
+  it.each(effectCases)('%s %s: end frame shown and required = %s', (family, effect, needsEndFrame) => {
+    const slots = pictureSlots(videoEffects, model(family), {}, { effect });
+    expect(slots[0]).toMatchObject({ label: 'First frame', required: true, media: 'image' });
+    const endFrame = slots.find((slot) => slot.label === 'End frame');
+    if (needsEndFrame) {
+      expect(endFrame).toMatchObject({ required: true, note: 'This effect needs an end frame.' });
+    } else {
+      expect(endFrame).toBeUndefined();
+    }
+  });
+
+  it('needs an end frame for exactly Kling hug, heart_gesture, kiss and Vidu smooth_shift, ai_outfit', () => {
+    const needing = effectCases.filter(([, , needs]) => needs).map(([family, effect]) => `${family}.${effect}`);
+    expect(needing).toEqual([
+      'KlingEffects.hug',
+      'KlingEffects.heart_gesture',
+      'KlingEffects.kiss',
+      'ViduEffects.smooth_shift',
+      'ViduEffects.ai_outfit',
+    ]);
+    for (const family of ['PikaEffects', 'WanEffects', 'PixverseEffects'] as const) {
+      expect(VIDEO_EFFECT_FAMILIES[family].effects.every((effect) => pictureSlots(videoEffects, model(family), {}, { effect: effect.value }).length === 1)).toBe(true);
+    }
+  });
+
+  it('offers the model\'s effects, the first by default, and falls back to it when the model changes', () => {
+    expect(shownChoices(videoEffects, model('KlingEffects')).map((choice) => [choice.spec.field, choice.value, choice.options.length])).toEqual([
+      ['effect', 'hug', 6],
+    ]);
+    // A Kling effect chosen, then Pika: Pika's first effect, and no end frame.
+    expect(shownChoices(videoEffects, model('PikaEffects'), { effect: 'heart_gesture' })[0]?.value).toBe('cake-ify');
+    expect(pictureSlots(videoEffects, model('PikaEffects'), {}, { effect: 'heart_gesture' })).toHaveLength(1);
+    // The default effect of Kling (hug) needs the end frame at once.
+    expect(pictureSlots(videoEffects, model('KlingEffects')).map((slot) => slot.label)).toEqual(['First frame', 'End frame']);
+  });
+
+  it('refuses a Kling hug without its end frame, and sends effect and both frames with it', () => {
+    const kling = model('KlingEffects');
+    const values = {
+      ...defaultFormValues(videoEffects, optionsForTool(ASSET_TOOLS, 'video-effects')),
+      option: 'KlingEffects',
+      choices: { effect: 'kiss' },
+      pictures: { image_url: 'u:first' },
+    };
+    const slots = pictureSlots(videoEffects, kling, {}, values.choices);
+    const refused = generationFormSchema(videoEffects, kling, slots).safeParse(values);
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['pictures.ref_image_url', 'Add the end frame picture'],
+    ]);
+    const complete = { ...values, pictures: { image_url: 'u:first', ref_image_url: 'u:end' } };
+    expect(generationFormSchema(videoEffects, kling, slots).safeParse(complete).success).toBe(true);
+    expect(generationFields(videoEffects, kling, slots, complete)).toEqual({
+      option: 'KlingEffects',
+      effect: 'kiss',
+      image_url: 'u:first',
+      ref_image_url: 'u:end',
+    });
+  });
+
+  const editVideo = spec('edit-video');
+  it.each<[string, string, (string | boolean)[][], string, boolean, string[]]>([
+    ['CropToAspectRatio', 'video/crop-to-aspect-ratio', [['Video', true, 'video']], 'hidden', true, []],
+    ['EnhanceVideo', 'video/enhance', [['Video', true, 'video']], 'hidden', false, ['enhance_mode=DeepClean']],
+    ['SoundEffect', 'video/sound-effect', [['Video', true, 'video']], 'required', false, []],
+    ['LumaReframeVideo', 'video/reframe', [['Video', true, 'video']], 'required', true, []],
+    ['AttachAudio', 'video/audio', [['Video', true, 'video'], ['Audio', true, 'audio']], 'hidden', false, ['mode=MatchVideo']],
+  ])('Edit Video %s: call %s, inputs, prompt, aspect ratio, choices', (operation, endpoint, inputs, prompt, ratio, choices) => {
+    const option = model(operation);
+    expect(submitEndpoint(editVideo, option)).toBe(endpoint);
+    expect(labels(pictureSlots(editVideo, option))).toEqual(inputs);
+    expect(promptNeed(editVideo, option)).toBe(prompt);
+    expect(aspectRatioShown(editVideo, option)).toBe(ratio);
+    expect(shownChoices(editVideo, option).map((choice) => `${choice.spec.field}=${choice.value}`)).toEqual(choices);
+  });
+
+  it('sends only what the operation takes (no aspect ratio for Enhance, no upscale for Crop)', () => {
+    const base = {
+      ...defaultFormValues(editVideo, optionsForTool(ASSET_TOOLS, 'edit-video')),
+      aspect_ratio: '9:16',
+      prompt: 'ignored',
+      pictures: { video_url: 'u:video', audio_url: 'u:audio' },
+      choices: { enhance_mode: '4X&DeepClean', mode: 'Strict' },
+    };
+    const fieldsFor = (operation: string) => {
+      const option = model(operation);
+      return generationFields(editVideo, option, pictureSlots(editVideo, option), { ...base, option: operation });
+    };
+    expect(fieldsFor('CropToAspectRatio')).toEqual({ option: 'CropToAspectRatio', aspect_ratio: '9:16', video_url: 'u:video' });
+    expect(fieldsFor('EnhanceVideo')).toEqual({ option: 'EnhanceVideo', enhance_mode: '4X&DeepClean', video_url: 'u:video' });
+    expect(fieldsFor('AttachAudio')).toEqual({ option: 'AttachAudio', mode: 'Strict', video_url: 'u:video', audio_url: 'u:audio' });
+    expect(fieldsFor('SoundEffect')).toEqual({ option: 'SoundEffect', prompt: 'ignored', video_url: 'u:video' });
+  });
+
+  it('lip sync: a face picture or a face video, and the text with a voice unless an audio is given', () => {
+    const lipSync = spec('lip-sync');
+    const option = model('LipSync');
+    const slots = pictureSlots(lipSync, option);
+    expect(labels(slots)).toEqual([
+      ['Face picture', false, 'image'],
+      ['Face video', false, 'video'],
+      ['Speech audio (optional)', false, 'audio'],
+    ]);
+    const empty = { ...defaultFormValues(lipSync, optionsForTool(ASSET_TOOLS, 'lip-sync')) };
+    expect(generationFormSchema(lipSync, option, slots).safeParse(empty).error?.issues.map((issue) => issue.message)).toEqual([
+      'Enter a prompt',
+      'Add a face picture or a face video.',
+    ]);
+    const spoken = { ...empty, prompt: 'Hello', pictures: { video_url: 'u:face' } };
+    expect(generationFormSchema(lipSync, option, slots).safeParse(spoken).success).toBe(true);
+    expect(generationFields(lipSync, option, slots, spoken)).toEqual({ option: 'LipSync', prompt: 'Hello', voice: 'Aria', video_url: 'u:face' });
+    expect(promptNeed(lipSync, option, true)).toBe('hidden');
+    expect(voiceShown(lipSync, true)).toBe(false);
+    const withAudio = { ...empty, prompt: 'not sent', pictures: { image_url: 'u:face', audio_url: 'u:speech' } };
+    expect(generationFormSchema(lipSync, option, slots).safeParse(withAudio).success).toBe(true);
+    expect(generationFields(lipSync, option, slots, withAudio)).toEqual({ option: 'LipSync', image_url: 'u:face', audio_url: 'u:speech' });
+  });
+
+  it('replace background (video): the video, then a background picture or video', () => {
+    const replace = spec('replace-background-video');
+    const option = model('ReplaceBackgroundVideo');
+    const slots = pictureSlots(replace, option);
+    const values = { ...defaultFormValues(replace, optionsForTool(ASSET_TOOLS, 'replace-background-video')), pictures: { video_url: 'u:v' } };
+    expect(generationFormSchema(replace, option, slots).safeParse(values).error?.issues.map((issue) => issue.message)).toEqual([
+      'Add a background picture or a background video.',
+    ]);
+    expect(generationFormSchema(replace, option, slots).safeParse({ ...values, pictures: { video_url: 'u:v', bg_video_url: 'u:bg' } }).success).toBe(true);
+    expect(generationFormSchema(replace, option, slots).safeParse({ ...values, pictures: {} }).error?.issues.map((issue) => issue.message)).toEqual([
+      'Add a video',
+      'Add a background picture or a background video.',
+    ]);
+  });
+
+  it('restyle video asks for the video and the style, the reference picture optional', () => {
+    const modify = spec('modify-video');
+    const option = model('LumaModify');
+    expect(labels(pictureSlots(modify, option))).toEqual([
+      ['Video', true, 'video'],
+      ['Style reference (optional)', false, 'image'],
+    ]);
+    expect(promptNeed(modify, option)).toBe('required');
+  });
+
+  it('links each input to the upload page of its kind', () => {
+    expect(UPLOAD_PAGES).toEqual({ image: '/ai-image/upload-image', video: '/ai-video/upload-video', audio: '/ai-audio/upload-audio' });
+  });
+});
+
+describe('trained models in the model list', () => {
+  const trained = [
+    { value: 'finetune:f1', label: 'My style', required_credits: 8, baseModel: 'FluxFinetuned', finetuneId: 'f1' },
+    { value: 'finetune:f2', label: 'My edits', required_credits: 8, baseModel: 'FluxKontextFinetuned', finetuneId: 'f2' },
+  ];
+
+  it('follows the tool\'s models; only those whose base model the tool offers', () => {
+    const models = formModels(optionsForTool(ASSET_TOOLS, 'text-to-image'), trained);
+    expect(models.at(-1)).toMatchObject({ value: 'finetune:f1', label: 'My style', required_credits: 8, finetuneId: 'f1' });
+    expect(models.at(-1)?.model.value).toBe('FluxFinetuned');
+    expect(models.some((entry) => entry.value === 'finetune:f2')).toBe(false);
+  });
+
+  it('is sent as option = its base model plus finetune_id', () => {
+    const textToImage = spec('text-to-image');
+    const [entry] = formModels(optionsForTool(ASSET_TOOLS, 'text-to-image'), trained).filter((candidate) => candidate.finetuneId);
+    const values = { ...defaultFormValues(textToImage, []), option: 'finetune:f1', prompt: 'a cat', aspect_ratio: '1:1' };
+    expect(generationFields(textToImage, entry?.model, [], values, entry?.finetuneId ?? null)).toEqual({
+      option: 'FluxFinetuned',
+      finetune_id: 'f1',
+      prompt: 'a cat',
+      aspect_ratio: '1:1',
+      async_mode: 'true',
     });
   });
 });

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@/config/messages';
+import { addFinetune, finetuneHandlers, resetFakeFinetunes } from '../msw/finetune';
 import { API, fakeApi } from '../msw/handlers';
 import { addMedia, fakeMedia } from '../msw/media';
 import { server } from '../msw/server';
@@ -317,5 +318,30 @@ describe('a generation tool page', () => {
     renderApp('/ai-image/text-to-image');
     await user.click(await screen.findByRole('button', { name: 'Help: Text To Image' }, PAGE_LOAD));
     expect(await screen.findByText('Describe a picture in words and pick a model to draw it.')).toBeInTheDocument();
+  });
+});
+
+describe('trained models in a tool\'s model list', () => {
+  afterEach(() => resetFakeFinetunes());
+
+  it('offers the person\'s ready model on Text to Image and sends its base model with finetune_id', async () => {
+    server.use(...finetuneHandlers);
+    const ready = addFinetune({ name: 'Watercolour', option: 'FluxFinetune' });
+    addFinetune({ name: 'Still training', option: 'FluxFinetune', status: 'training' });
+    await signedInAs(alice);
+    renderApp('/ai-image/text-to-image');
+    await waitFor(() => expect(generate()).toBeEnabled(), PAGE_LOAD);
+    await user.click(screen.getByRole('combobox', { name: 'Model' }));
+    const option = await screen.findByRole('option', { name: /Watercolour.* · 8 credits$/ }, PAGE_LOAD);
+    expect(screen.queryByRole('option', { name: /Still training/ })).not.toBeInTheDocument();
+    await user.click(option);
+    expect(screen.getByText('Costs 8 credits · you have 100')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Prompt' }), 'a fox');
+    await user.click(generate());
+    await waitFor(() => expect(fakeMedia.submissions).toHaveLength(1));
+    expect(fakeMedia.submissions[0]).toMatchObject({
+      endpoint: 'image/text-2-image',
+      fields: { option: 'FluxFinetuned', finetune_id: ready.id, prompt: 'a fox' },
+    });
   });
 });

@@ -28,6 +28,26 @@ describe('the upload pages', () => {
     expect(fakeMedia.calls).toContain('GET media');
   });
 
+  it('uploads a video on the Upload Video page, plays it and offers to extend or edit it', async () => {
+    await signedInAs(alice);
+    renderApp('/ai-video/upload-video');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Upload Video' }, PAGE_LOAD)).toBeInTheDocument();
+    expect(await within(await screen.findByRole('region', { name: 'Your uploads' }, PAGE_LOAD)).findByText('Nothing uploaded yet.')).toBeInTheDocument();
+    const input = screen.getByLabelText(/^Video file/, { selector: 'input[type="file"]' });
+    expect(input).toHaveAttribute('accept', expect.stringContaining('.mp4'));
+    await user.upload(input, new File([new Uint8Array([0, 0, 0, 0x18])], 'surf.mp4', { type: 'video/mp4' }));
+    expect(await screen.findByLabelText('Video file: surf.mp4')).toBeInTheDocument();
+    await waitFor(() => expect(within(uploads()).getAllByRole('article')).toHaveLength(1));
+    const uploaded = [...fakeMedia.media.values()].find((media) => media.tool === 'upload-video');
+    const card = within(uploads()).getByRole('article');
+    expect(card.querySelector('video')).toHaveAttribute('src', uploaded?.items[0]?.url);
+    expect(fakeMedia.calls).toContain('POST video');
+    const name = uploaded?.args.filename as string;
+    expect(within(card).getByRole('link', { name: `Download MP4 ${name}` })).toHaveAttribute('href', uploaded?.items[0]?.url);
+    expect(within(card).getByRole('link', { name: `Extend ${name}` })).toHaveAttribute('href', `/ai-video/ai-motion?extend=${uploaded?.id}&item=0`);
+    expect(within(card).getByRole('link', { name: `Edit ${name}` })).toHaveAttribute('href', `/ai-video/edit-video?video=${uploaded?.id}&item=0`);
+  });
+
   it('refuses a file of the wrong type for audio before sending it', async () => {
     await signedInAs(alice);
     renderApp('/ai-audio/upload-audio');

@@ -68,6 +68,12 @@ function gatedProvider() {
     describeImage() {
       return Promise.reject(new Error('not used'));
     },
+    // These tests run image jobs only.
+    renderVideo: () => Promise.reject(new Error('not used')),
+    editVideo: () => Promise.reject(new Error('not used')),
+    concatVideos: () => Promise.reject(new Error('not used')),
+    trainFinetune: () => Promise.reject(new Error('not used')),
+    probeMedia: () => Promise.reject(new Error('not used')),
   };
   /** Resolves with the n-th render (1-based) once it has started. */
   const nthRender = (n: number): Promise<HeldRender> =>

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from './database.ts';
 
-/** A stored file of a media item: a result, its thumbnail, an upload as sent or its display copy. */
-export type FileRole = 'result' | 'thumbnail' | 'original' | 'display';
+/** A stored file of a media item: a result, its thumbnail or GIF preview, an upload as sent or its display copy. */
+export type FileRole = 'result' | 'thumbnail' | 'gif' | 'original' | 'display';
 
 export interface MediaFileRow {
   id: string;
@@ -17,17 +17,23 @@ export interface MediaFileRow {
   width: number | null;
   height: number | null;
   duration_seconds: number | null;
+  /**
+   * SPEC §3 (media version "3"): where the file is below the media's base_url, e.g.
+   * `batch/1/HorizontalArc/video.mp4`; null for files reached by id only.
+   */
+  rel_path: string | null;
 }
 
-const fileColumns = 'id, media_id, user_sub, role, name, content_type, bytes::integer AS bytes, path, width, height, duration_seconds';
+const fileColumns =
+  'id, media_id, user_sub, role, name, content_type, bytes::integer AS bytes, path, width, height, duration_seconds, rel_path';
 
-export type NewMediaFile = Omit<MediaFileRow, 'width' | 'height' | 'duration_seconds'> &
-  Partial<Pick<MediaFileRow, 'width' | 'height' | 'duration_seconds'>>;
+export type NewMediaFile = Omit<MediaFileRow, 'width' | 'height' | 'duration_seconds' | 'rel_path'> &
+  Partial<Pick<MediaFileRow, 'width' | 'height' | 'duration_seconds' | 'rel_path'>>;
 
 export async function insertMediaFile(tx: Queryable, file: NewMediaFile): Promise<void> {
   await tx.query(
-    `INSERT INTO media_files (id, media_id, user_sub, role, name, content_type, bytes, path, width, height, duration_seconds)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `INSERT INTO media_files (id, media_id, user_sub, role, name, content_type, bytes, path, width, height, duration_seconds, rel_path)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       file.id,
       file.media_id,
@@ -40,12 +46,22 @@ export async function insertMediaFile(tx: Queryable, file: NewMediaFile): Promis
       file.width ?? null,
       file.height ?? null,
       file.duration_seconds ?? null,
+      file.rel_path ?? null,
     ],
   );
 }
 
 export async function findMediaFile(db: Queryable, id: string): Promise<MediaFileRow | null> {
   const { rows } = await db.query<MediaFileRow>(`SELECT ${fileColumns} FROM media_files WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** The file of a media item at this path below its base_url (SPEC §3 version "3"). */
+export async function findMediaFileByRelPath(db: Queryable, mediaId: string, relPath: string): Promise<MediaFileRow | null> {
+  const { rows } = await db.query<MediaFileRow>(`SELECT ${fileColumns} FROM media_files WHERE media_id = $1 AND rel_path = $2`, [
+    mediaId,
+    relPath,
+  ]);
   return rows[0] ?? null;
 }
 

@@ -5,18 +5,36 @@ import type { Queryable } from './database.ts';
 
 /**
  * The media table: a media item of SPEC §3, which is also the job that makes it. Statuses follow
- * SPEC §4: `queue_source` → `processing_source` → `success_image` (images) / `success` (audio),
- * or one of the ended statuses `failed`, `nsfw`, `cancelled` (each refunded once).
+ * SPEC §4. Every job waits and runs in stages, each a `queue_{stage}` → `processing_{stage}` pair:
+ * images and audio, video tools, fine-tunes and a batch's concat have the one stage `source` and
+ * end in `success_image` (images) / `success`; video creation jobs pass `source` → `3d` → `bullet`
+ * and end in `success`. Any job may instead end as `failed`, `nsfw` or `cancelled` (each refunded
+ * once). The web app takes every success_* as done, so a stage never ends in one.
  */
 
-export const QUEUED_STATUS = 'queue_source';
-export const PROCESSING_STATUS = 'processing_source';
+export const JOB_STAGES = ['source', '3d', 'bullet'] as const;
+export type JobStage = (typeof JOB_STAGES)[number];
+
+export const queueStatus = (stage: JobStage): string => `queue_${stage}`;
+export const processingStatus = (stage: JobStage): string => `processing_${stage}`;
+
+export const QUEUED_STATUS = queueStatus('source');
+export const PROCESSING_STATUS = processingStatus('source');
+/** Statuses of a job waiting for a worker (the claim takes them oldest first). */
+export const QUEUE_STATUSES: readonly string[] = JOB_STAGES.map(queueStatus);
+/** Statuses of a job a worker holds under a lease (reclaimed when the lease runs out). */
+export const PROCESSING_STATUSES: readonly string[] = JOB_STAGES.map(processingStatus);
 /** Statuses of a job that has not ended: cancel stops it, delete cancels it first. */
-export const LIVE_STATUSES = [QUEUED_STATUS, PROCESSING_STATUS] as const;
+export const LIVE_STATUSES: readonly string[] = [...QUEUE_STATUSES, ...PROCESSING_STATUSES];
 export type EndStatus = 'failed' | 'nsfw' | 'cancelled';
 
 /** Whether a job with this status has not ended yet. */
-export const isLive = (status: string): boolean => (LIVE_STATUSES as readonly string[]).includes(status);
+export const isLive = (status: string): boolean => LIVE_STATUSES.includes(status);
+
+/** The stage a live status belongs to (null for an ended job). */
+export function stageOf(status: string): JobStage | null {
+  return JOB_STAGES.find((stage) => status === queueStatus(stage) || status === processingStatus(stage)) ?? null;
+}
 
 /** SPEC §4 success status of a finished generation of this kind. */
 export const successStatusFor = (kind: MediaKind): string => (kind === 'image' ? 'success_image' : 'success');
@@ -28,6 +46,12 @@ export interface StoredItem {
   status: ItemState;
   file_id?: string | null;
   thumbnail_file_id?: string | null;
+  /** A video's GIF preview. */
+  gif_file_id?: string | null;
+  /** SPEC §3 result folder below the media's base_url (`batch/1/HorizontalArc`). */
+  folder_path?: string | null;
+  /** SPEC §3 result label `{run}.{index}.{option}`. */
+  label?: string | null;
 }
 
 /** A picture the request referred to: a stored file, or (POST media) a URL Kinora does not store. */
@@ -67,11 +91,13 @@ export interface MediaRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  /** The batch album this clip or joined video belongs to. */
+  batch_id: string | null;
 }
 
 const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
   refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
-  logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at`;
+  logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id`;
 
 /** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
 export const newPublicId = (): string => randomBytes(12).toString('base64url');
@@ -94,14 +120,17 @@ export interface NewMedia {
   assetId?: string | null;
   logoVariant?: boolean;
   finished?: boolean;
+  /** SPEC §3: "3" when the results live at paths below base_url (video creation jobs). */
+  version?: string;
+  batchId?: string | null;
 }
 
 export async function insertMedia(tx: Queryable, media: NewMedia): Promise<MediaRow> {
   const { rows } = await tx.query<MediaRow>(
     `INSERT INTO media (id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged, args, image_urls,
-       inputs, items, asset_id, logo_variant, finished_at)
+       inputs, items, asset_id, logo_variant, finished_at, version, batch_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15, $16,
-       CASE WHEN $17::boolean THEN clock_timestamp() END)
+       CASE WHEN $17::boolean THEN clock_timestamp() END, $18, $19)
      RETURNING ${mediaColumns}`,
     [
       media.id ?? newPublicId(),
@@ -121,6 +150,8 @@ export async function insertMedia(tx: Queryable, media: NewMedia): Promise<Media
       media.assetId ?? null,
       media.logoVariant ?? false,
       media.finished ?? false,
+      media.version ?? '1',
+      media.batchId ?? null,
     ],
   );
   const row = rows[0];
@@ -220,27 +251,29 @@ export async function deleteMediaRow(tx: Queryable, id: string, userSub: string)
 // ---- the worker's side -------------------------------------------------------------------------
 
 /**
- * Takes the oldest queued job, or a processing job whose worker stopped renewing its lease (a
- * crashed or killed server), for `owner`: a token of this one claim, so a worker whose lease ran
- * out can never complete, renew or release the job another worker has claimed since. SKIP LOCKED lets several workers (and servers sharing
- * one PostgreSQL) claim concurrently without waiting on each other or taking one job twice.
+ * Takes the oldest queued job (of any stage), or a processing job whose worker stopped renewing its
+ * lease (a crashed or killed server), for `owner`: a token of this one claim, so a worker whose
+ * lease ran out can never complete, renew or release the job another worker has claimed since.
+ * SKIP LOCKED lets several workers (and servers sharing one PostgreSQL) claim concurrently without
+ * waiting on each other or taking one job twice. The job moves to its stage's processing status.
  */
 export async function claimNextJob(tx: Queryable, owner: string, leaseMs: number): Promise<MediaRow | null> {
   const { rows } = await tx.query<{ id: string }>(
     `SELECT id FROM media
-     WHERE status = $1 OR (status = $2 AND lease_expires_at < clock_timestamp())
+     WHERE status = ANY($1::text[]) OR (status = ANY($2::text[]) AND lease_expires_at < clock_timestamp())
      ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [QUEUED_STATUS, PROCESSING_STATUS],
+    [QUEUE_STATUSES, PROCESSING_STATUSES],
   );
   const candidate = rows[0];
   if (!candidate) return null;
   const claimed = await tx.query<MediaRow>(
-    `UPDATE media SET status = $2, lease_owner = $3, lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000),
+    `UPDATE media SET status = regexp_replace(status, '^queue_', 'processing_'), lease_owner = $2,
+       lease_expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000),
        attempts = attempts + 1,
        items = (SELECT COALESCE(jsonb_agg(item || '{"status":"processing"}'::jsonb), '[]'::jsonb) FROM jsonb_array_elements(items) AS item),
        updated_at = clock_timestamp()
      WHERE id = $1 RETURNING ${mediaColumns}`,
-    [candidate.id, PROCESSING_STATUS, owner, leaseMs],
+    [candidate.id, owner, leaseMs],
   );
   return claimed.rows[0] ?? null;
 }
@@ -253,40 +286,67 @@ export async function renewJob(db: Queryable, id: string, owner: string, progres
   const { rowCount } = await db.query(
     `UPDATE media SET progress = GREATEST(progress, $3), updated_at = clock_timestamp(),
        lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
-     WHERE id = $1 AND status = $5 AND lease_owner = $2`,
-    [id, owner, progress, leaseMs, PROCESSING_STATUS],
+     WHERE id = $1 AND status = ANY($5::text[]) AND lease_owner = $2`,
+    [id, owner, progress, leaseMs, PROCESSING_STATUSES],
   );
   return rowCount > 0;
 }
 
 /**
- * A stopping server hands its job back to the queue so the next worker starts it at once. The
- * claim's attempt is given back too: only jobs whose server died count towards MAX_JOB_ATTEMPTS,
- * not ones that graceful restarts interrupted.
+ * A stopping server hands its job back to its stage's queue so the next worker starts that stage
+ * at once (what earlier stages made is kept). The claim's attempt is given back too: only jobs
+ * whose server died count towards MAX_JOB_ATTEMPTS, not ones that graceful restarts interrupted.
  */
 export async function releaseJob(db: Queryable, id: string, owner: string): Promise<void> {
   await db.query(
-    `UPDATE media SET status = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
-       attempts = GREATEST(attempts - 1, 0),
+    `UPDATE media SET status = regexp_replace(status, '^processing_', 'queue_'), lease_owner = NULL, lease_expires_at = NULL,
+       updated_at = clock_timestamp(), attempts = GREATEST(attempts - 1, 0),
        items = (SELECT COALESCE(jsonb_agg(item || '{"status":"new"}'::jsonb), '[]'::jsonb) FROM jsonb_array_elements(items) AS item)
-     WHERE id = $1 AND status = $4 AND lease_owner = $2`,
-    [id, owner, QUEUED_STATUS, PROCESSING_STATUS],
+     WHERE id = $1 AND status = ANY($3::text[]) AND lease_owner = $2`,
+    [id, owner, PROCESSING_STATUSES],
   );
 }
 
-/** Marks the job done with its result items, only if it is still this worker's live job. */
+/**
+ * Ends this worker's stage of a job and queues the next one (`queue_{next}`), only if the job is
+ * still this worker's live job. What the stage made is committed with it (`items`, and the file
+ * rows the caller inserts in `tx`), so a restart resumes at the next stage. Attempts start again
+ * at 0: MAX_JOB_ATTEMPTS counts the takeovers of one stage.
+ */
+export async function advanceJob(
+  tx: Queryable,
+  id: string,
+  owner: string,
+  next: JobStage,
+  change: { progress: number; items?: StoredItem[] },
+): Promise<MediaRow | null> {
+  const { rows } = await tx.query<MediaRow>(
+    `UPDATE media SET status = $3, progress = GREATEST(progress, $4), lease_owner = NULL, lease_expires_at = NULL, attempts = 0,
+       items = (SELECT COALESCE(jsonb_agg(item || '{"status":"new"}'::jsonb), '[]'::jsonb) FROM jsonb_array_elements(COALESCE($5::jsonb, items)) AS item),
+       updated_at = clock_timestamp()
+     WHERE id = $1 AND lease_owner = $2 AND status = ANY($6::text[]) RETURNING ${mediaColumns}`,
+    [id, owner, queueStatus(next), change.progress, change.items ? JSON.stringify(change.items) : null, PROCESSING_STATUSES],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Marks the job done with its result items, only if it is still this worker's live job. `version`
+ * "3" says the items' files live at paths below base_url (SPEC §3).
+ */
 export async function completeJob(
   tx: Queryable,
   id: string,
   owner: string,
   status: string,
   items: StoredItem[],
+  options: { version?: string } = {},
 ): Promise<MediaRow | null> {
   const { rows } = await tx.query<MediaRow>(
     `UPDATE media SET status = $3, progress = 100, items = $4::jsonb, lease_owner = NULL, lease_expires_at = NULL,
-       updated_at = clock_timestamp(), finished_at = clock_timestamp()
-     WHERE id = $1 AND lease_owner = $2 AND status = $5 RETURNING ${mediaColumns}`,
-    [id, owner, status, JSON.stringify(items), PROCESSING_STATUS],
+       version = COALESCE($6, version), updated_at = clock_timestamp(), finished_at = clock_timestamp()
+     WHERE id = $1 AND lease_owner = $2 AND status = ANY($5::text[]) RETURNING ${mediaColumns}`,
+    [id, owner, status, JSON.stringify(items), PROCESSING_STATUSES, options.version ?? null],
   );
   return rows[0] ?? null;
 }

@@ -209,6 +209,60 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    id: 6,
+    name: 'batches-finetunes-result-paths',
+    statements: [
+      // SPEC §3 Batch: an album of pictures whose script board makes one video job per clip; the
+      // clips and the joined video are media rows pointing back here (media.batch_id).
+      `CREATE TABLE batches (
+        id text PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        batch_type text NOT NULL,
+        title text NOT NULL DEFAULT '',
+        image_urls jsonb NOT NULL DEFAULT '[]'::jsonb,
+        audio_urls jsonb NOT NULL DEFAULT '[]'::jsonb,
+        concat_video_urls jsonb NOT NULL DEFAULT '[]'::jsonb,
+        additional_videos jsonb NOT NULL DEFAULT '[]'::jsonb,
+        script_board jsonb,
+        args jsonb NOT NULL DEFAULT '{}'::jsonb,
+        video_media_ids jsonb NOT NULL DEFAULT '[]'::jsonb,
+        concat_media_id text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE INDEX batches_user_created_idx ON batches (user_sub, created_at DESC)`,
+      // A trained LoRA model: the training job is a media row (its result is the preview picture);
+      // the learned style is written here when that job succeeds.
+      `CREATE TABLE finetunes (
+        id text PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        media_id text NOT NULL REFERENCES media (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        option text NOT NULL,
+        base_model text NOT NULL,
+        trigger_word text NOT NULL DEFAULT '',
+        style jsonb,
+        image_count integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE INDEX finetunes_user_created_idx ON finetunes (user_sub, created_at DESC)`,
+      `CREATE INDEX finetunes_media_idx ON finetunes (media_id)`,
+      `ALTER TABLE media ADD COLUMN batch_id text`,
+      `CREATE INDEX media_batch_idx ON media (batch_id) WHERE batch_id IS NOT NULL`,
+      // SPEC §3 version 3: a result file's path below the media's base_url (batch/1/HorizontalArc/video.mp4).
+      `ALTER TABLE media_files ADD COLUMN rel_path text`,
+      `CREATE UNIQUE INDEX media_files_rel_path_key ON media_files (media_id, rel_path) WHERE rel_path IS NOT NULL`,
+      // Video jobs wait and run in later stages too (queue_3d, processing_bullet…): the claim scans
+      // every queue_* row by age and every processing_* row by lease expiry.
+      `DROP INDEX media_queue_idx`,
+      `DROP INDEX media_lease_idx`,
+      // (Written out, not LIKE, so the planner can match the claim's IN list to the index.)
+      `CREATE INDEX media_queue_idx ON media (created_at) WHERE status IN ('queue_source', 'queue_3d', 'queue_bullet')`,
+      `CREATE INDEX media_lease_idx ON media (lease_expires_at)
+        WHERE status IN ('processing_source', 'processing_3d', 'processing_bullet')`,
+    ],
+  },
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

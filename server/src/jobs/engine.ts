@@ -3,29 +3,38 @@ import path from 'node:path';
 import { DEFAULT_JOB_DURATION_MS } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { pruneIdempotencyKeys } from '../db/idempotency.ts';
+import type { MediaFileRow } from '../db/files.ts';
 import {
+  advanceJob,
   claimNextJob,
   completeJob,
   endJobWithRefund,
   isLive,
   releaseJob,
   renewJob,
+  stageOf,
   statusesOf,
-  successStatusFor,
+  type JobStage,
   type MediaRow,
   type StoredItem,
 } from '../db/media.ts';
 import type { RenderProvider } from '../render/provider.ts';
 import { RenderRejectedError } from '../render/render-errors.ts';
-import { createMediaStore, type MediaStore } from './media-store.ts';
+import { createMediaStore, type FileToStore, type MediaStore } from './media-store.ts';
 import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
-import { MissingInputError, runPipeline } from './pipelines.ts';
+import { jobStages, MissingInputError, resolveInputs, runPipeline, StoppedError, successStatusOf, type PipelineResult } from './pipelines.ts';
 
 /**
  * The job engine (ARCHITECTURE.md §4): jobs are rows of `media`; in-process workers claim them with
  * FOR UPDATE SKIP LOCKED, move them through SPEC §4's statuses while renewing a lease, render
  * through the RenderProvider and store the files. A job outlives its server: a stopping server
  * hands its jobs back to the queue, and a job whose server died is reclaimed when its lease expires.
+ *
+ * A video creation job runs in three stages, each claimed on its own (queue_{stage} →
+ * processing_{stage}): `source` (the model's time; the [fail]/[nsfw] simulation), `3d` (the videos
+ * are rendered and their files committed) and `bullet` (the results are published). Every other job
+ * is the one `source` stage that renders and completes. What a stage made is committed when it
+ * hands over, so a restart resumes at the stage the job had reached.
  */
 
 export interface EngineOptions {
@@ -70,6 +79,17 @@ export const MAX_JOB_ATTEMPTS = 5;
 const INTERRUPTED_ERROR = 'The job was interrupted too many times. Your credits were refunded.';
 const REFUNDED = 'Your credits were refunded.';
 const RENDER_ERROR = `The result could not be made. ${REFUNDED}`;
+/**
+ * The share of the progress bar each stage fills (SPEC §4: progress rises across the stages), and
+ * of durationMs each simulated wait takes: a creation job's time is split between its source and
+ * bullet stages, its 3D stage takes as long as the videos take to render.
+ */
+const SINGLE_STAGE = { source: { from: 5, to: 90, time: 1 } } as const;
+const VIDEO_STAGES = {
+  source: { from: 5, to: 30, time: 0.5 },
+  '3d': { from: 30, to: 85, time: 0 },
+  bullet: { from: 85, to: 99, time: 0.5 },
+} as const;
 /** Orphan folders and old idempotency keys are swept this often. */
 const MAINTENANCE_MS = 10 * 60 * 1000;
 
@@ -184,6 +204,12 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       if (wakeable) wakers.push(done);
     });
 
+  /** Wakes an idle worker (a job was queued, or a stage handed over to the next). */
+  const wake = (): void => {
+    const waker = wakers.shift();
+    waker?.();
+  };
+
   /** The claim's token: whoever holds the job's lease now. */
   const tokenOf = (job: MediaRow): string => {
     if (!job.lease_owner) throw new Error(`job ${job.id} was claimed without a lease`);
@@ -198,10 +224,10 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
    * Renews the claim's lease on a timer while the job renders and its files are written (which
    * may take longer than a lease), so another worker does not take over a job that is progressing.
    */
-  function heartbeat(job: MediaRow, progress: number): () => void {
+  function heartbeat(job: MediaRow, progress: () => number): () => void {
     const timer = setInterval(
       () => {
-        renewJob(db, job.id, tokenOf(job), progress, options.leaseMs).catch((error: unknown) =>
+        renewJob(db, job.id, tokenOf(job), progress(), options.leaseMs).catch((error: unknown) =>
           logError(error, 'renewing a lease failed', job.id),
         );
       },
@@ -210,46 +236,167 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     return () => clearInterval(timer);
   }
 
-  async function finishJob(job: MediaRow, progress: number): Promise<void> {
+  /**
+   * The model's time (durationMs × share) in steps, progress rising from `from` to `to`. Null when
+   * this worker let go: the server is stopping (the job went back to its queue) or the job was
+   * cancelled, deleted or taken over.
+   */
+  async function simulateWork(job: MediaRow, ms: number, from: number, to: number): Promise<number | null> {
+    const steps = Math.min(20, Math.max(2, Math.ceil(ms / 400)));
+    let progress = from;
+    for (let step = 1; step <= steps; step += 1) {
+      if (!(await pause(ms / steps, false))) {
+        await releaseJob(db, job.id, tokenOf(job));
+        return null;
+      }
+      progress = Math.round(from + ((to - from) * step) / steps);
+      if (!(await renewJob(db, job.id, tokenOf(job), progress, options.leaseMs))) return null;
+    }
+    return progress;
+  }
+
+  /** The local stand-in's [fail]/[nsfw] and rates; true when the job was ended by it. */
+  async function endedBySimulation(job: MediaRow): Promise<boolean> {
     const prompt = typeof job.args.prompt === 'string' ? job.args.prompt : '';
     const outcome = options.simulateFailures ? simulatedOutcome(job.id, prompt, options) : 'success';
-    if (outcome !== 'success') {
-      await endJob(job, outcome, SIMULATED_ERRORS[outcome]);
+    if (outcome === 'success') return false;
+    await endJob(job, outcome, SIMULATED_ERRORS[outcome]);
+    return true;
+  }
+
+  /** Ends the job for a render that threw: the provider's own message when it has one for the user. */
+  async function endForRenderError(job: MediaRow, error: unknown): Promise<void> {
+    if (error instanceof RenderRejectedError) {
+      await endJob(job, error.outcome, `${error.message} ${REFUNDED}`);
       return;
     }
-    const stopHeartbeat = heartbeat(job, progress);
-    let written;
+    if (error instanceof MissingInputError) {
+      await endJob(job, 'failed', `${error.message} ${REFUNDED}`);
+      return;
+    }
+    logError(error, 'rendering a job failed', job.id);
+    await endJob(job, 'failed', RENDER_ERROR);
+  }
+
+  /**
+   * Renders the job and writes its files (rows not yet committed), keeping the lease alive and the
+   * progress rising from `from` to `to` as the pipeline reports. Null when the job was ended instead.
+   */
+  async function renderFiles(
+    job: MediaRow,
+    from: number,
+    to: number,
+  ): Promise<{ result: PipelineResult; items: StoredItem[]; files: MediaFileRow[] } | null> {
+    let progress = from;
+    const stopHeartbeat = heartbeat(job, () => progress);
     try {
-      const result = await runPipeline(db, store, provider, job);
-      written = await store.write(job.id, job.user_sub, result.files);
+      const result = await runPipeline(db, store, provider, job, {
+        onProgress: (fraction) => {
+          progress = Math.round(from + (to - from) * Math.min(1, Math.max(0, fraction)));
+        },
+        signal: stopping.signal,
+      });
+      const { items, files } = await writeItems(job, result);
+      return { result, items, files };
     } catch (error) {
+      if (error instanceof StoppedError) await releaseJob(db, job.id, tokenOf(job));
+      else await endForRenderError(job, error);
+      return null;
+    } finally {
       stopHeartbeat();
-      if (error instanceof RenderRejectedError) {
-        await endJob(job, error.outcome, `${error.message} ${REFUNDED}`);
-        return;
-      }
-      if (error instanceof MissingInputError) {
-        await endJob(job, 'failed', `${error.message} ${REFUNDED}`);
-        return;
-      }
-      logError(error, 'rendering a job failed', job.id);
-      await endJob(job, 'failed', RENDER_ERROR);
-      return;
     }
-    stopHeartbeat();
-    const items: StoredItem[] = [];
-    const thumbnail = written.find((row) => row.role === 'thumbnail');
-    for (const result of written.filter((row) => row.role === 'result')) {
-      items.push({ status: 'success', file_id: result.id, thumbnail_file_id: thumbnail?.id ?? null });
-    }
-    const files = written;
+  }
+
+  /** Writes every item's files to disk; answers the items as the row keeps them and the file rows to commit. */
+  async function writeItems(job: MediaRow, result: PipelineResult): Promise<{ items: StoredItem[]; files: MediaFileRow[] }> {
+    const toStore: FileToStore[] = [];
+    const slots = result.items.map((item) => {
+      const at = (file: FileToStore | null | undefined): number | null => {
+        if (!file) return null;
+        toStore.push(file);
+        return toStore.length - 1;
+      };
+      return { item, result: at(item.result), thumbnail: at(item.thumbnail), gif: at(item.gif) };
+    });
+    const files = await store.write(job.id, job.user_sub, toStore);
+    const idAt = (index: number | null): string | null => (index === null ? null : (files[index]?.id ?? null));
+    const items = slots.map(({ item, result: resultAt, thumbnail, gif }): StoredItem => {
+      const stored: StoredItem = { status: 'success', file_id: idAt(resultAt), thumbnail_file_id: idAt(thumbnail) };
+      if (gif !== null) stored.gif_file_id = idAt(gif);
+      if (item.folderPath) stored.folder_path = item.folderPath;
+      if (item.label) stored.label = item.label;
+      return stored;
+    });
+    return { items, files };
+  }
+
+  /** A single-stage job: the model's time, then the render, stored with the job's success. */
+  async function runSingleStage(job: MediaRow): Promise<void> {
+    const stage = SINGLE_STAGE.source;
+    const progress = await simulateWork(job, options.durationMs * stage.time, stage.from, stage.to);
+    if (progress === null || (await endedBySimulation(job))) return;
+    const rendered = await renderFiles(job, progress, progress);
+    if (!rendered) return;
+    const { result, items, files } = rendered;
     const completed = await db.transaction(async (tx) => {
-      const row = await completeJob(tx, job.id, tokenOf(job), successStatusFor(job.kind), items);
-      if (row) await store.insertRows(tx, files);
+      const row = await completeJob(tx, job.id, tokenOf(job), successStatusOf(job), items, { version: result.version });
+      if (row) {
+        await store.insertRows(tx, files);
+        await result.onComplete?.(tx);
+      }
       return row;
     });
     // Cancelled, deleted or taken over while rendering: the files have no rows and go.
     if (!completed) await store.removeFiles(files);
+  }
+
+  /** Hands a finished stage over to the next one's queue and wakes a worker for it. */
+  async function handOver(job: MediaRow, next: JobStage, progress: number): Promise<void> {
+    await db.transaction((tx) => advanceJob(tx, job.id, tokenOf(job), next, { progress }));
+    wake();
+  }
+
+  /** One stage of a video creation job (see the engine's comment at the top). */
+  async function runVideoStage(job: MediaRow, stage: JobStage): Promise<void> {
+    const share = VIDEO_STAGES[stage];
+    switch (stage) {
+      case 'source': {
+        const progress = await simulateWork(job, options.durationMs * share.time, share.from, share.to);
+        if (progress === null || (await endedBySimulation(job))) return;
+        // An input deleted while the job waited fails it now, before the render stage is queued.
+        try {
+          await resolveInputs(db, store, job);
+        } catch (error) {
+          await endForRenderError(job, error);
+          return;
+        }
+        await handOver(job, '3d', progress);
+        return;
+      }
+      case '3d': {
+        const rendered = await renderFiles(job, share.from, share.to);
+        if (!rendered) return;
+        const { items, files } = rendered;
+        const advanced = await db.transaction(async (tx) => {
+          const row = await advanceJob(tx, job.id, tokenOf(job), 'bullet', { progress: share.to, items });
+          if (row) await store.insertRows(tx, files);
+          return row;
+        });
+        if (!advanced) {
+          await store.removeFiles(files);
+          return;
+        }
+        wake();
+        return;
+      }
+      case 'bullet': {
+        const progress = await simulateWork(job, options.durationMs * share.time, share.from, share.to);
+        if (progress === null) return;
+        const items = job.items.map((item): StoredItem => ({ ...item, status: 'success' }));
+        await db.transaction((tx) => completeJob(tx, job.id, tokenOf(job), successStatusOf(job), items, { version: '3' }));
+        return;
+      }
+    }
   }
 
   async function runJob(job: MediaRow): Promise<void> {
@@ -257,18 +404,15 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       await endJob(job, 'failed', INTERRUPTED_ERROR);
       return;
     }
-    const steps = Math.min(20, Math.max(2, Math.ceil(options.durationMs / 400)));
-    let progress = 0;
-    for (let step = 1; step <= steps; step += 1) {
-      if (!(await pause(options.durationMs / steps, false))) {
-        await releaseJob(db, job.id, tokenOf(job));
-        return;
-      }
-      progress = Math.round(5 + (85 * step) / steps);
-      // Cancelled, deleted or taken over by another claim: this worker lets go.
-      if (!(await renewJob(db, job.id, tokenOf(job), progress, options.leaseMs))) return;
+    const stages = jobStages(job);
+    const stage = stageOf(job.status);
+    if (!stage || !stages.includes(stage)) {
+      logError(new Error(`status ${job.status} is not a stage of a ${job.kind} ${job.tool} job`), 'a job cannot run', job.id);
+      await endJob(job, 'failed', RENDER_ERROR);
+      return;
     }
-    await finishJob(job, progress);
+    if (stages.length === 1) await runSingleStage(job);
+    else await runVideoStage(job, stage);
   }
 
   async function workerLoop(): Promise<void> {
@@ -326,10 +470,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       workers = [];
       for (const id of [...waiters.keys()]) settleWaiters(id, false);
     },
-    notify() {
-      const waker = wakers.shift();
-      waker?.();
-    },
+    notify: wake,
     announceEnd,
     waitForEnd(id, timeoutMs, signal) {
       return new Promise((resolve) => {

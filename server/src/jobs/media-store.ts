@@ -14,6 +14,8 @@ export interface FileToStore {
   width?: number | null;
   height?: number | null;
   durationSeconds?: number | null;
+  /** SPEC §3 path below the media's base_url (`batch/1/HorizontalArc/video.mp4`), for version "3" results. */
+  relPath?: string | null;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createMediaStore(dir: string): MediaStore {
           width: file.width ?? null,
           height: file.height ?? null,
           duration_seconds: file.durationSeconds ?? null,
+          rel_path: file.relPath ?? null,
         });
       }
       return rows;

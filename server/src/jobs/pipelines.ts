@@ -1,19 +1,80 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { BATCH_CLIP_TOOL, BATCH_CONCAT_TOOL } from '../../../src/config/batch.ts';
+import { FINETUNE_TOOL } from '../../../src/config/finetune.ts';
+import { generationToolBySlug } from '../../../src/config/generation-tools.ts';
+import { VIDEO_CREATION_TOOLS, type VideoCreationType } from '../../../src/config/video-creation.ts';
+import { parsePosePreset, type PosePreset } from '../../../src/lib/pose-preset.ts';
+import { resultLabel, type LabelArgs, type ResultLabelKind } from '../../../src/lib/result-labels.ts';
+import { batchFolders, gifPath, thumbnailPath, videoPath } from '../../../src/lib/result-paths.ts';
 import type { Queryable } from '../db/database.ts';
 import { findMediaFile } from '../db/files.ts';
-import type { MediaRow } from '../db/media.ts';
-import type { AudioTool, RenderInputImage, RenderProvider } from '../render/provider.ts';
+import { setFinetuneStyle } from '../db/finetunes.ts';
+import type { JobStage, MediaRow } from '../db/media.ts';
+import type { AudioTool, FrameSelection, RenderedVideo, RenderInputImage, RenderProvider } from '../render/provider.ts';
 import type { FileToStore, MediaStore } from './media-store.ts';
 
-/** What one job produced: the files to store, in item order (a result, then its thumbnail). */
+/** One result of a job: its file, and the thumbnail and GIF that go with it. */
+export interface PipelineItem {
+  result: FileToStore;
+  thumbnail?: FileToStore | null;
+  gif?: FileToStore | null;
+  /** SPEC §3 result folder below base_url (creation videos). */
+  folderPath?: string | null;
+  /** SPEC §3 label `{run}.{index}.{option}` (video results). */
+  label?: string | null;
+}
+
+/** What one job produced, in item order. */
 export interface PipelineResult {
-  files: FileToStore[];
+  items: PipelineItem[];
+  /** SPEC §3 media version: "3" when the files have paths below base_url (every video result). */
+  version?: string;
+  /** Runs in the transaction that completes the job (a fine-tune's learned style is stored with its success). */
+  onComplete?: (tx: Queryable) => Promise<void>;
+}
+
+/** How far the render is, 0–1 (the engine turns it into the job's progress). */
+export type RenderProgress = (fraction: number) => void;
+
+export interface PipelineOptions {
+  onProgress?: RenderProgress;
+  /** The server is stopping: a job of several videos stops between two (StoppedError). */
+  signal?: AbortSignal;
+}
+
+/** A multi-video render stopped between two videos because the server is stopping; nothing was kept. */
+export class StoppedError extends Error {
+  constructor() {
+    super('the server is stopping');
+    this.name = 'StoppedError';
+  }
 }
 
 const AUDIO_TOOLS: readonly AudioTool[] = ['text-to-speech', 'text-to-audio', 'text-to-music'];
 const isAudioTool = (tool: string): tool is AudioTool => (AUDIO_TOOLS as readonly string[]).includes(tool);
 
+/** The media `tool` of each creation type, and of a batch's clips (whose args name their creation type). */
+const CREATION_TOOLS: ReadonlySet<string> = new Set<string>([...Object.values(VIDEO_CREATION_TOOLS), BATCH_CLIP_TOOL]);
+/** SPEC §3 bullet_version of the result folders Kinora writes. */
+export const BULLET_VERSION = '1';
+/** Result files of a single-video job (video tools, a batch's joined video): at the media's base_url. */
+const SINGLE_VIDEO_FOLDER = '';
+
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A video creation job (SPEC §2.4): its videos are made in the 3D stage and published in the bullet stage. */
+export const isVideoCreationJob = (job: Pick<MediaRow, 'kind' | 'tool'>): boolean => job.kind === 'video' && CREATION_TOOLS.has(job.tool);
+
+/** SPEC §4 stages the job passes, in order. */
+export function jobStages(job: Pick<MediaRow, 'kind' | 'tool'>): readonly JobStage[] {
+  return isVideoCreationJob(job) ? ['source', '3d', 'bullet'] : ['source'];
+}
+
+/** SPEC §4 success status of a finished job: images end in success_image, everything else (a fine-tune too) in success. */
+export function successStatusOf(job: Pick<MediaRow, 'kind' | 'tool'>): string {
+  return job.kind === 'image' && job.tool !== FINETUNE_TOOL ? 'success_image' : 'success';
+}
 
 /** Sorted keys, so equal requests give equal seeds whatever order their fields came in. */
 function stableJson(value: unknown): string {
@@ -34,12 +95,13 @@ export function renderSeed(job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inp
 
 export class MissingInputError extends Error {
   constructor(field: string) {
-    super(`The picture given as ${field} is no longer stored.`);
+    super(`The file given as ${field} is no longer stored.`);
     this.name = 'MissingInputError';
   }
 }
 
-async function resolveInputs(db: Queryable, store: MediaStore, job: MediaRow): Promise<RenderInputImage[]> {
+/** The job's input files on disk, in the order the request gave them; a file deleted since fails the job. */
+export async function resolveInputs(db: Queryable, store: MediaStore, job: Pick<MediaRow, 'inputs'>): Promise<RenderInputImage[]> {
   const inputs: RenderInputImage[] = [];
   for (const input of job.inputs) {
     const file = await findMediaFile(db, input.file_id);
@@ -49,16 +111,181 @@ async function resolveInputs(db: Queryable, store: MediaStore, job: MediaRow): P
   return inputs;
 }
 
-/** Renders one image or audio job through the provider. */
+/**
+ * A rendered video stored at its paths below base_url: a creation video at SPEC §3's
+ * `{folder}/{name}[_logo].mp4`, the GIF beside it and `{folder}/thumbnail/thumbnail.jpg`; a
+ * single-video job (no folder) as `result.mp4`, `result.gif` and `thumbnail.jpg`.
+ */
+function videoItem(rendered: RenderedVideo, folder: string, name: string, logo: boolean, label: string): PipelineItem {
+  const mp4 = videoPath(folder, name, logo).replace(/^\//, '');
+  const gif = gifPath(folder, name, logo).replace(/^\//, '');
+  const thumbnail = folder === SINGLE_VIDEO_FOLDER ? 'thumbnail.jpg' : thumbnailPath(folder);
+  return {
+    result: {
+      role: 'result',
+      name: path.posix.basename(mp4),
+      contentType: rendered.video.contentType,
+      data: rendered.video.data,
+      width: rendered.width,
+      height: rendered.height,
+      durationSeconds: rendered.durationSeconds,
+      relPath: mp4,
+    },
+    gif: { role: 'gif', name: path.posix.basename(gif), contentType: rendered.gif.contentType, data: rendered.gif.data, relPath: gif },
+    thumbnail: {
+      role: 'thumbnail',
+      name: path.posix.basename(thumbnail),
+      contentType: rendered.thumbnail.contentType,
+      data: rendered.thumbnail.data,
+      relPath: thumbnail,
+    },
+    folderPath: folder === SINGLE_VIDEO_FOLDER ? null : folder,
+    label,
+  };
+}
+
+/** The label rule of SPEC §3 for a video of this job. */
+function videoLabel(job: MediaRow, index: number, preset: PosePreset | null): string {
+  const creationType = text(job.args.creation_type) as VideoCreationType | '';
+  let kind: ResultLabelKind = 'video';
+  const args: LabelArgs = {
+    option: job.option,
+    effect: text(job.args.effect) || null,
+    aspect_ratio: text(job.args.aspect_ratio) || null,
+    voice: text(job.args.voice) || null,
+  };
+  if (creationType === 'parallax-motion') {
+    kind = 'parallax';
+    args.camera_path = preset?.camera_path ?? null;
+  } else if (creationType === 'try-on') {
+    kind = 'tryOnVideo';
+    args.model = preset?.model || null;
+  }
+  // One media item is one run (SPEC §3 "Job history" without history arrays).
+  return resultLabel({ run: 1, index, kind, args });
+}
+
+const firstVideo = (videos: readonly RenderedVideo[]): RenderedVideo => {
+  const [video] = videos;
+  if (!video) throw new Error('the render provider answered no video');
+  return video;
+};
+
+/** SPEC §2.4 creation job: one video per preset and copy, in preset order, each in its SPEC folder. */
+async function renderCreation(
+  db: Queryable,
+  store: MediaStore,
+  provider: RenderProvider,
+  job: MediaRow,
+  { onProgress, signal }: PipelineOptions,
+): Promise<PipelineResult> {
+  const presets = parsePosePreset(job.args.pose_preset);
+  const inputs = await resolveInputs(db, store, job);
+  const seed = renderSeed(job);
+  const total = presets.reduce((sum, preset) => sum + preset.quantity, 0);
+  const promptStrength = Number(job.args.prompt_strength);
+  const items: PipelineItem[] = [];
+  for (const preset of presets) {
+    const folders = batchFolders('', BULLET_VERSION, preset).map((folder) => folder.replace(/^\//, ''));
+    for (const [copy, folder] of folders.entries()) {
+      // Each video takes seconds: a stopping server waits for one, not for all of them.
+      if (signal?.aborted) throw new StoppedError();
+      const rendered = firstVideo(
+        await provider.renderVideo({
+          creationType: text(job.args.creation_type),
+          motionMode: text(job.args.motion_mode) || null,
+          preset,
+          index: copy + 1,
+          inputs,
+          prompt: preset.prompt || text(job.args.prompt),
+          promptStrength: Number.isFinite(promptStrength) ? promptStrength : 50,
+          aspectRatio: text(job.args.aspect_ratio) || null,
+          frameSelection: (text(job.args.frame_selection) || null) as FrameSelection | null,
+          model: preset.model || job.option || '',
+          seed,
+          logo: job.logo_variant,
+        }),
+      );
+      items.push(videoItem(rendered, folder, 'video', job.logo_variant, videoLabel(job, items.length + 1, preset)));
+      onProgress?.(items.length / Math.max(1, total));
+    }
+  }
+  return { items, version: '3' };
+}
+
+/** SPEC §7 video/*: one operation on the input video (or picture) → `result.mp4`, `result.gif`, `thumbnail.jpg`. */
+async function renderVideoTool(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
+  const rendered = await provider.editVideo({
+    tool: job.tool,
+    model: job.option ?? '',
+    endpoint: job.endpoint ?? '',
+    args: job.args,
+    inputs: await resolveInputs(db, store, job),
+    seed: renderSeed(job),
+    logo: job.logo_variant,
+  });
+  return { items: [videoItem(rendered, SINGLE_VIDEO_FOLDER, 'result', false, videoLabel(job, 1, null))], version: '3' };
+}
+
+/**
+ * A batch's joined video: its video inputs are the clips in order (the album's result videos, then
+ * its additional videos), an audio input (the first) plays under it.
+ */
+async function renderConcat(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
+  const inputs = await resolveInputs(db, store, job);
+  const clips = inputs.filter((input) => input.contentType.startsWith('video/')).map((input) => input.path);
+  const audio = inputs.find((input) => input.contentType.startsWith('audio/'))?.path ?? null;
+  if (clips.length === 0) throw new MissingInputError('concat_video_urls');
+  const rendered = await provider.concatVideos({ clips, audio, seed: renderSeed(job), logo: job.logo_variant });
+  return { items: [videoItem(rendered, SINGLE_VIDEO_FOLDER, 'result', false, videoLabel(job, 1, null))], version: '3' };
+}
+
+/** LoRA fine-tune: the learned style goes to the finetunes row with the job's success; the preview is its result. */
+async function renderFinetune(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
+  const trained = await provider.trainFinetune({
+    kind: job.option ?? '',
+    inputs: await resolveInputs(db, store, job),
+    prompt: text(job.args.prompt),
+    triggerWord: text(job.args.trigger_word),
+    seed: renderSeed(job),
+  });
+  const { preview } = trained;
+  return {
+    items: [
+      {
+        result: {
+          role: 'result',
+          name: preview.image.name,
+          contentType: preview.image.contentType,
+          data: preview.image.data,
+          width: preview.width,
+          height: preview.height,
+        },
+        thumbnail: { role: 'thumbnail', name: preview.thumbnail.name, contentType: preview.thumbnail.contentType, data: preview.thumbnail.data },
+      },
+    ],
+    onComplete: (tx) => setFinetuneStyle(tx, job.id, trained.style),
+  };
+}
+
+/** Renders a job's results through the provider (for a creation job: its 3D stage). */
 export async function runPipeline(
   db: Queryable,
   store: MediaStore,
   provider: RenderProvider,
   job: MediaRow,
+  options: PipelineOptions = {},
 ): Promise<PipelineResult> {
   const model = job.option ?? '';
   const prompt = text(job.args.prompt);
   const seed = renderSeed(job);
+  if (job.kind === 'video') {
+    if (isVideoCreationJob(job)) return renderCreation(db, store, provider, job, options);
+    if (job.tool === BATCH_CONCAT_TOOL) return renderConcat(db, store, provider, job);
+    if (generationToolBySlug(job.tool)?.kind === 'video') return renderVideoTool(db, store, provider, job);
+    throw new Error(`no video pipeline for tool ${job.tool}`);
+  }
+  if (job.tool === FINETUNE_TOOL) return renderFinetune(db, store, provider, job);
   if (job.kind === 'audio') {
     if (!isAudioTool(job.tool)) throw new Error(`no audio pipeline for tool ${job.tool}`);
     const duration = Number(job.args.duration);
@@ -71,18 +298,19 @@ export async function runPipeline(
       seed,
     });
     return {
-      files: [
+      items: [
         {
-          role: 'result',
-          name: rendered.audio.name,
-          contentType: rendered.audio.contentType,
-          data: rendered.audio.data,
-          durationSeconds: rendered.durationSeconds,
+          result: {
+            role: 'result',
+            name: rendered.audio.name,
+            contentType: rendered.audio.contentType,
+            data: rendered.audio.data,
+            durationSeconds: rendered.durationSeconds,
+          },
         },
       ],
     };
   }
-  if (job.kind !== 'image') throw new Error(`no pipeline for ${job.kind} jobs`);
   const rendered = await provider.renderImage({
     tool: job.tool,
     model,
@@ -94,20 +322,17 @@ export async function runPipeline(
     logo: job.logo_variant,
   });
   return {
-    files: [
+    items: [
       {
-        role: 'result',
-        name: rendered.image.name,
-        contentType: rendered.image.contentType,
-        data: rendered.image.data,
-        width: rendered.width,
-        height: rendered.height,
-      },
-      {
-        role: 'thumbnail',
-        name: rendered.thumbnail.name,
-        contentType: rendered.thumbnail.contentType,
-        data: rendered.thumbnail.data,
+        result: {
+          role: 'result',
+          name: rendered.image.name,
+          contentType: rendered.image.contentType,
+          data: rendered.image.data,
+          width: rendered.width,
+          height: rendered.height,
+        },
+        thumbnail: { role: 'thumbnail', name: rendered.thumbnail.name, contentType: rendered.thumbnail.contentType, data: rendered.thumbnail.data },
       },
     ],
   };

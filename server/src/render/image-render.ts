@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { nearestRatio, RATIO_SIZES, scaleToLongSide, sizeForRatio, type Size } from './canvas-size.ts';
+import { applyFinetuneStyle, parseFinetuneStyle } from './finetune-style.ts';
 import { gradientSvg, promptPalette, sceneSvg } from './generated-scene.ts';
 import { promptWords } from './palette.ts';
 import { decodePicture, pictureToSharp, type Picture } from './picture-decode.ts';
@@ -364,7 +365,8 @@ async function replaceBackground(subject: Picture, backdrop: Picture | null, req
 // ---------------------------------------------------------------------------------------------
 // Watermark, files
 
-function logoSvg(size: Size): { svg: string; width: number; height: number } {
+/** The "Kinora" logo badge for a picture (or video frame) of this size; exported for the video frames. */
+export function logoSvg(size: Size): { svg: string; width: number; height: number } {
   const scale = Math.max(2, Math.round(Math.min(size.width, size.height) / 220));
   const padding = scale * 3;
   const width = pixelTextWidth('Kinora') * scale + padding * 2;
@@ -441,7 +443,10 @@ export async function renderImageFiles(request: ImageRenderRequest): Promise<Ren
   const inputs = [];
   for (const input of request.inputs) inputs.push({ field: input.field, picture: await loadInput(input) });
   const rendered = await renderPicture(request, inputs);
-  const finished = request.logo ? await addLogo(rendered.picture) : rendered.picture;
+  // A trained model (LoRA fine-tune) gives its result the look it learned.
+  const style = parseFinetuneStyle(request.args.finetune_style);
+  const styled = style ? applyFinetuneStyle(rendered.picture, style) : rendered.picture;
+  const finished = request.logo ? await addLogo(styled) : styled;
   const pipeline = pictureToSharp(finished);
   // A transparent result keeps its alpha; every other result is stored without one (smaller files).
   const png = await (rendered.transparent ? pipeline : pipeline.removeAlpha()).png({ compressionLevel: 6 }).toBuffer();

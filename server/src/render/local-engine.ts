@@ -7,6 +7,8 @@ import { decodePicture } from './picture-decode.ts';
 import { describePicture } from './picture-description.ts';
 import type { AudioRenderRequest, RenderedAudio, RenderProvider } from './provider.ts';
 import { RenderInputError, RenderRejectedError } from './render-errors.ts';
+import { trainFinetune } from './finetune-train.ts';
+import { DEFAULT_VIDEO_WORKERS, VideoWorkerPool } from './video/worker-pool.ts';
 import { encodeWav, WAV_SAMPLE_RATE } from './wav-writer.ts';
 
 /**
@@ -20,6 +22,8 @@ export const MUSIC_DURATION_DEFAULT = generationToolBySlug('text-to-music')?.dur
 export interface LocalRenderEngineOptions {
   /** The longest sound effect or music accepted, in seconds (default AUDIO_MAX_SECONDS). */
   maxAudioSeconds?: number;
+  /** Video tasks running at once, each on its own worker thread (default DEFAULT_VIDEO_WORKERS). */
+  videoWorkers?: number;
 }
 
 /**
@@ -59,6 +63,7 @@ function renderAudioSamples(request: AudioRenderRequest, max: number): { samples
 
 export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}): RenderProvider {
   const maxAudioSeconds = Math.min(options.maxAudioSeconds ?? AUDIO_MAX_SECONDS, AUDIO_MAX_SECONDS);
+  const videoWorkers = new VideoWorkerPool(options.videoWorkers ?? DEFAULT_VIDEO_WORKERS);
   return {
     renderImage: (request) => renderImageFiles(request),
 
@@ -81,5 +86,13 @@ export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}):
       if (!picture) throw new RenderInputError(`The picture could not be read (${input.contentType}).`);
       return describePicture(picture);
     },
+
+    // Video work runs on worker threads (video/worker-pool.ts): WASM and per-pixel JS block.
+    renderVideo: async (request) => [await videoWorkers.run({ op: 'renderVideo', request })],
+    editVideo: (request) => videoWorkers.run({ op: 'editVideo', request }),
+    concatVideos: (request) => videoWorkers.run({ op: 'concatVideos', request }),
+    probeMedia: (path) => videoWorkers.run({ op: 'probeMedia', path }),
+
+    trainFinetune: (request) => trainFinetune(request),
   };
 }

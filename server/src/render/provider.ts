@@ -1,4 +1,5 @@
 import type { AspectRatio } from '../../../src/config/enums.ts';
+import type { PosePreset } from '../../../src/lib/pose-preset.ts';
 
 /**
  * The render provider: the one interface the job engine calls to make a generation's files.
@@ -82,9 +83,122 @@ export type UploadCheck =
     }
   | { ok: false; reason: string };
 
+/** A finished video: the MP4, its GIF preview and a JPEG of its first frame. */
+export interface RenderedVideo {
+  /** H.264 MP4 (`video.mp4`, with an AAC track when the video has sound). */
+  video: RenderedFile;
+  /** ≤ 320 px wide, 10 fps (`video.gif`). */
+  gif: RenderedFile;
+  /** The first frame (`thumbnail.jpg`). */
+  thumbnail: RenderedFile;
+  width: number;
+  height: number;
+  durationSeconds: number;
+}
+
+/** Frame selection of Extend Video: the new clip starts from the input's first or last frame. */
+export type FrameSelection = 'First' | 'Last';
+
+/**
+ * One video of a creation job (SPEC §2.4, §3 pose_preset): the job engine calls renderVideo once
+ * per result item, with that item's preset and its number `index` (1…quantity).
+ */
+export interface VideoRenderRequest {
+  /** ai-motion | parallax-motion | try-on | character-animate | extend-video. */
+  creationType: string;
+  /** AI Motion only: image | text | transition | composer (null otherwise). */
+  motionMode: string | null;
+  /** The preset this video belongs to (camera path for Parallax, camera motion otherwise). */
+  preset: PosePreset;
+  /** The video's number within its preset, 1…quantity: varies the motion between copies. */
+  index: number;
+  /** Pictures (`image_urls`, in order) and the input video (`video_url`). */
+  inputs: readonly RenderInputImage[];
+  prompt: string;
+  /** 0–100: with a picture and a prompt, how much the text drives the motion. */
+  promptStrength: number;
+  /** Text mode only (a picture gives its own ratio). */
+  aspectRatio?: AspectRatio | string | null;
+  /** Extend Video: which frame of the input video the new clip starts from (default Last). */
+  frameSelection?: FrameSelection | null;
+  /** The motion model (`option`). */
+  model: string;
+  seed: string;
+  /** SPEC §6: guest videos carry the product logo on every frame. */
+  logo: boolean;
+}
+
+/** A video tool call (SPEC §7 video/*): one operation on an input video (or picture) → one video. */
+export interface VideoEditRequest {
+  /** The tool slug: edit-video | video-effects | lip-sync | replace-background-video | modify-video. */
+  tool: string;
+  /** The model (`option`), e.g. CropToAspectRatio, EnhanceVideo, AttachAudio. */
+  model: string;
+  /** The endpoint called (e.g. `video/enhance`). */
+  endpoint: string;
+  /** The kept fields: prompt, aspect_ratio, voice, effect, enhance_mode, mode… */
+  args: Readonly<Record<string, unknown>>;
+  /** Resolved inputs; `field` says which (video_url, audio_url, image_url, end_image_url, bg_image_url…). */
+  inputs: readonly RenderInputImage[];
+  seed: string;
+  logo: boolean;
+}
+
+/** Joins clips (a batch's concat): scaled/padded to the first clip's size, in order, audio under it. */
+export interface VideoConcatRequest {
+  /** Absolute paths of the clips, in order. */
+  clips: readonly string[];
+  /** An audio file trimmed/looped to the joined length. */
+  audio?: string | null;
+  seed: string;
+  logo: boolean;
+}
+
+/** A LoRA fine-tune (SPEC §1): learns a style from the pictures. */
+export interface FinetuneTrainRequest {
+  /** FluxFinetune | FluxProFinetune | FluxKontextFinetune. */
+  kind: string;
+  /** The pictures; for Kontext alternating input, output, input, output… */
+  inputs: readonly RenderInputImage[];
+  prompt: string;
+  triggerWord: string;
+  seed: string;
+}
+
+export interface FinetuneTrained {
+  /**
+   * The learned style, JSON-safe (stored in `finetunes.style`, passed back as
+   * `args.finetune_style` to image renders): palette, contrast, brightness, colour transform…
+   */
+  style: Record<string, unknown>;
+  /** A picture made with the style, shown as the trained model's preview. */
+  preview: RenderedImage;
+}
+
+/** What probeMedia finds in a stored audio or video file. */
+export interface MediaProbe {
+  durationSeconds: number;
+  width?: number;
+  height?: number;
+  hasAudio: boolean;
+}
+
 export interface RenderProvider {
   renderImage(request: ImageRenderRequest): Promise<RenderedImage>;
   renderAudio(request: AudioRenderRequest): Promise<RenderedAudio>;
   /** Image2Prompt (SPEC §9 "guess from picture"): a prompt describing the picture's content. */
   describeImage(input: RenderInputImage): Promise<string>;
+  /**
+   * Creation jobs (SPEC §2.4): called once per result item (its preset and index); the local
+   * engine answers with exactly one video, the array leaves room for providers that return more.
+   */
+  renderVideo(request: VideoRenderRequest): Promise<RenderedVideo[]>;
+  /** Video tools (SPEC §7 video/*). Strict audio sync on a length mismatch rejects with RenderRejectedError('failed'). */
+  editVideo(request: VideoEditRequest): Promise<RenderedVideo>;
+  /** A batch's joined video (and issue 6's story). */
+  concatVideos(request: VideoConcatRequest): Promise<RenderedVideo>;
+  /** LoRA fine-tune: the learned style and a preview picture. */
+  trainFinetune(request: FinetuneTrainRequest): Promise<FinetuneTrained>;
+  /** Length, size and sound of a stored audio or video file (absolute path). */
+  probeMedia(path: string): Promise<MediaProbe>;
 }

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeFileName } from '../../../src/lib/safe-file-name.ts';
-import { findMediaFile } from '../db/files.ts';
+import { findMediaFile, findMediaFileByRelPath, type MediaFileRow } from '../db/files.ts';
+import type { MediaStore } from '../jobs/media-store.ts';
 import { HttpError } from './http.ts';
 import type { MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -37,10 +38,51 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 }
 
 /**
- * GET files/{fileId}?expires&signature: the only way to a stored file (ARCHITECTURE.md §4). No
- * Authorization: the signature is the permission. A displayable file is sent as the type it was
- * stored with, never sniffed; anything else as a download (INLINE_TYPES); and every answer is
- * sandboxed, so an uploaded SVG cannot run script on this origin.
+ * Sends a stored file. No Authorization: the link's signature is the permission. A displayable
+ * file is sent as the type it was stored with, never sniffed; anything else as a download
+ * (INLINE_TYPES); and every answer is sandboxed, so an uploaded SVG cannot run script on this origin.
+ */
+async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: MediaStore,
+  file: MediaFileRow,
+  expires: string,
+): Promise<FastifyReply> {
+  const filePath = store.absolutePath(file);
+  const size = await stat(filePath).then(
+    (info) => info.size,
+    () => null,
+  );
+  if (size === null) throw new HttpError(404, DETAILS.notFound);
+  const maxAge = Math.max(0, Math.floor(Number(expires) - Date.now() / 1000));
+  const inline = isInline(file.content_type);
+  reply
+    .header('Content-Type', inline ? file.content_type : 'application/octet-stream')
+    .header('Cache-Control', `private, max-age=${maxAge}`)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeFileName(file.name)}"`)
+    .header('Content-Security-Policy', 'sandbox')
+    .header('Accept-Ranges', 'bytes');
+  const range = parseRange(request.headers.range, size);
+  if (range === 'invalid') {
+    return reply.code(416).header('Content-Range', `bytes */${size}`).send();
+  }
+  if (range) {
+    reply
+      .code(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('Content-Length', range.end - range.start + 1);
+    return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
+  }
+  reply.header('Content-Length', size);
+  return reply.send(createReadStream(filePath));
+}
+
+/**
+ * GET files/{fileId}?expires&signature: a stored file by id (ARCHITECTURE.md §4); and GET
+ * files/m/{mediaId}/{expires}/{signature}/{path}: a version "3" media's file by its SPEC §3 path
+ * below the media's signed base_url (`batch/1/HorizontalArc/video.mp4`).
  */
 export async function fileRoutes(app: FastifyInstance, { db, signer, engine }: MediaRouteDeps): Promise<void> {
   app.get<{ Params: { fileId: string }; Querystring: { expires?: string; signature?: string } }>(
@@ -48,37 +90,21 @@ export async function fileRoutes(app: FastifyInstance, { db, signer, engine }: M
     async (request, reply) => {
       const { fileId } = request.params;
       const { expires, signature } = request.query;
-      if (!signer.verify(fileId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
+      if (!expires || !signer.verify(fileId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
       const file = await findMediaFile(db, fileId);
       if (!file) throw new HttpError(404, DETAILS.notFound);
-      const filePath = engine.store.absolutePath(file);
-      const size = await stat(filePath).then(
-        (info) => info.size,
-        () => null,
-      );
-      if (size === null) throw new HttpError(404, DETAILS.notFound);
-      const maxAge = Math.max(0, Math.floor(Number(expires) - Date.now() / 1000));
-      const inline = isInline(file.content_type);
-      reply
-        .header('Content-Type', inline ? file.content_type : 'application/octet-stream')
-        .header('Cache-Control', `private, max-age=${maxAge}`)
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeFileName(file.name)}"`)
-        .header('Content-Security-Policy', 'sandbox')
-        .header('Accept-Ranges', 'bytes');
-      const range = parseRange(request.headers.range, size);
-      if (range === 'invalid') {
-        return reply.code(416).header('Content-Range', `bytes */${size}`).send();
-      }
-      if (range) {
-        reply
-          .code(206)
-          .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-          .header('Content-Length', range.end - range.start + 1);
-        return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
-      }
-      reply.header('Content-Length', size);
-      return reply.send(createReadStream(filePath));
+      return sendStoredFile(request, reply, engine.store, file, expires);
+    },
+  );
+
+  app.get<{ Params: { mediaId: string; expires: string; signature: string; '*': string } }>(
+    '/files/m/:mediaId/:expires/:signature/*',
+    async (request, reply) => {
+      const { mediaId, expires, signature } = request.params;
+      if (!signer.verifyMediaBase(mediaId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
+      const file = await findMediaFileByRelPath(db, mediaId, request.params['*']);
+      if (!file) throw new HttpError(404, DETAILS.notFound);
+      return sendStoredFile(request, reply, engine.store, file, expires);
     },
   );
 }

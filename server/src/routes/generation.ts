@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GENERATION_TOOLS, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
+import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
+import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
 import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
 import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
 import { HttpError, ok } from './http.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
-import { resolvePictureLink } from './image-inputs.ts';
+import { resolveFinetuneArg } from './finetune-input.ts';
+import { resolveMediaLink } from './image-inputs.ts';
 import { mediaAnswer } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps, type SyncWaitOptions } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -18,6 +20,10 @@ export const DEFAULT_SYNC_WAIT: SyncWaitOptions = { limitMs: 5 * 60 * 1000, keyT
 
 /** SPEC §6: members of the Developer group are not charged. */
 const isDeveloper = (user: AuthUser): boolean => user.groups.includes(DEVELOPER_GROUP);
+
+/** The models a trained model is used through on this tool's page (FluxFinetuned on text-to-image, …). */
+const takesFinetune = (tool: GenerationToolSpec, model: string): boolean =>
+  FINETUNE_KIND_LIST.some((kind) => kind.baseModel === model && (kind.tools as readonly string[]).includes(tool.slug));
 
 /**
  * An AbortSignal that fires when the caller goes away before its answer was sent. The reply's
@@ -34,9 +40,10 @@ function callerLeft(reply: FastifyReply): { signal: AbortSignal; dispose: () => 
 }
 
 /**
- * The generation calls of SPEC §7 (`image/*`, `audio/*`): validate, then debit the model's cost and
- * queue the job in one transaction (the ledger refuses a negative balance: 402), and answer the job
- * at once (async_mode true) or when it ended (false).
+ * The generation calls of SPEC §7 (`image/*`, `audio/*`, `video/*`): validate, then debit the
+ * model's cost and queue the job in one transaction (the ledger refuses a negative balance: 402),
+ * and answer the job at once (async_mode true) or when it ended (false). Edit Video registers one
+ * call per operation; the job keeps the call it came through.
  */
 export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
   const { db, auth, engine, signer } = deps;
@@ -61,22 +68,30 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
 
   async function createJob(
     tool: GenerationToolSpec,
+    endpoint: string,
     request: FastifyRequest<{ Querystring: { asset_id?: string } }>,
     reply: FastifyReply,
     user: AuthUser,
     body: MultipartBody,
     key: string | null,
   ): Promise<HandlerAnswer> {
-    const parsed = parseGenerationRequest(tool, body);
+    const parsed = parseGenerationRequest(tool, body, endpoint);
     const inputs: StoredInput[] = [];
     const imageUrls: StoredImageRef[] = [];
-    for (const picture of parsed.pictures) {
-      const file = await resolvePictureLink(deps, user, picture.link, picture.field, { picturesOnly: true, required: true });
+    for (const input of parsed.inputs) {
+      const file = await resolveMediaLink(deps, user, input.link, input.field, { kind: input.media, required: true });
       if (!file) continue;
-      inputs.push({ field: picture.field, file_id: file.id });
+      inputs.push({ field: input.field, file_id: file.id });
+      // image_urls lists the pictures a job was made from; its videos and sounds are in inputs only.
+      if (input.media !== 'image') continue;
       // Another user's picture (shared with a signed link) is kept as that link: answers never
       // sign a file its owner does not own, so the share ends when the link expires.
-      imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: picture.link });
+      imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: input.link });
+    }
+    if (takesFinetune(tool, parsed.model.value)) {
+      const finetune = await resolveFinetuneArg(db, user, body, parsed.model);
+      // The style travels in args so the render applies it; the public view's whitelist hides it.
+      if (finetune) Object.assign(parsed.args, finetune);
     }
     const charged = !isDeveloper(user) && parsed.model.required_credits > 0;
     const cost = charged ? parsed.model.required_credits : 0;
@@ -89,7 +104,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
           userSub: user.sub,
           kind: tool.kind,
           tool: tool.slug,
-          endpoint: tool.endpoint,
+          endpoint,
           option: parsed.model.value,
           status: QUEUED_STATUS,
           cost,
@@ -143,11 +158,12 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     };
   }
 
-  for (const tool of GENERATION_TOOLS) {
-    app.post<{ Querystring: { asset_id?: string } }>(`/${tool.endpoint}`, async (request, reply) => {
+  const calls = GENERATION_TOOLS.flatMap((tool) => toolEndpoints(tool).map((endpoint) => ({ tool, endpoint })));
+  for (const { tool, endpoint } of calls) {
+    app.post<{ Querystring: { asset_id?: string } }>(`/${endpoint}`, async (request, reply) => {
       const user = await auth.requireUser(request);
       const body = await readMultipart(request);
-      const hash = requestDigest(tool.endpoint, request.query, body);
+      const hash = requestDigest(endpoint, request.query, body);
       const release = reserveSyncWait(user, body);
       try {
         return await runIdempotent(
@@ -156,7 +172,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
           reply,
           user.sub,
           hash,
-          (key) => createJob(tool, request, reply, user, body, key),
+          (key) => createJob(tool, endpoint, request, reply, user, body, key),
           async (mediaId) => {
             const row = await findMedia(db, mediaId);
             return row ? ok(await mediaAnswer(db, row, { origin: requestOrigin(request), signer })) : null;

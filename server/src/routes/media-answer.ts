@@ -1,6 +1,7 @@
 import type { Media, MediaResultItem } from '../../../src/services/schemas/media.ts';
 import type { Queryable } from '../db/database.ts';
 import { fileOwners, filesOfMedia, type MediaFileRow } from '../db/files.ts';
+import { usesBaseUrl } from '../../../src/lib/result-paths.ts';
 import type { MediaRow } from '../db/media.ts';
 import type { FileSigner } from '../jobs/file-signing.ts';
 
@@ -14,8 +15,9 @@ const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
 /**
- * A media row as the API answers it (mediaSchema). Every url and thumbnail_url is a signed link
- * made at answer time, so a stored answer never hands out a link that outlives its hour.
+ * A media row as the API answers it (mediaSchema). Every url, thumbnail_url and gif_url is a signed
+ * link made at answer time, so a stored answer never hands out a link that outlives its hour; so is
+ * a version "3" media's base_url (SPEC §3), the signed prefix its files' paths are under.
  * `owners` maps the files image_urls refers to onto their owners: only the row owner's own files
  * are signed (a file reference to anyone else's file, or to a file that is gone, is left out).
  */
@@ -29,23 +31,31 @@ export function toMediaAnswer(
   const link = (fileId: string | null | undefined): string | null =>
     fileId && byId.has(fileId) ? links.signer.sign(links.origin, fileId).url : null;
   const items: MediaResultItem[] = row.items.map((item) => {
-    const file = item.file_id ? byId.get(item.file_id) : undefined;
-    return {
+    // A video creation job commits its files a stage before it succeeds: they are answered only
+    // with the job's success (or kept from view when it is cancelled in its last stage).
+    const shown = item.status === 'success';
+    const file = shown && item.file_id ? byId.get(item.file_id) : undefined;
+    const answer: MediaResultItem = {
       type: row.kind,
       status: item.status,
-      url: link(item.file_id),
-      thumbnail_url: link(item.thumbnail_file_id),
+      url: shown ? link(item.file_id) : null,
+      thumbnail_url: shown ? link(item.thumbnail_file_id) : null,
       file_id: file?.id ?? null,
       duration_seconds: file?.duration_seconds ?? null,
       width: file?.width ?? null,
       height: file?.height ?? null,
     };
+    // SPEC §3 generated result item: only results that have them carry a GIF, a folder and a label.
+    if (item.gif_file_id !== undefined) answer.gif_url = shown ? link(item.gif_file_id) : null;
+    if (item.folder_path !== undefined) answer.folder_path = item.folder_path;
+    if (item.label !== undefined) answer.label = item.label;
+    return answer;
   });
   const results = items.map((item) => item.url).filter((url): url is string => url !== null);
   return {
     id: row.id,
     version: row.version,
-    base_url: row.base_url,
+    base_url: usesBaseUrl(row.version) ? links.signer.signMediaBase(links.origin, row.id).url : row.base_url,
     kind: row.kind,
     tool: row.tool,
     status: row.status,

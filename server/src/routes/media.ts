@@ -27,13 +27,17 @@ import { mediaAnswer, mediaAnswers, type LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, single, type MultipartBody } from './multipart-body.ts';
+import { createVideoCreationJob } from './video-creation.ts';
 
 /** Kinora's listing: at most this many per call, 20 when not asked (RECENT_JOBS_LIMIT). */
 const LIST_LIMIT_MAX = 50;
 const LIST_LIMIT_DEFAULT = 20;
 
-/** GET media/{id}/view answers only these args: what a public page may show of the request. */
-const PUBLIC_ARGS = ['option', 'prompt', 'aspect_ratio', 'voice'] as const;
+/**
+ * GET media/{id}/view answers only these args: what a public page may show of the request (a
+ * video's ribbon reads creation_type, its label effect).
+ */
+const PUBLIC_ARGS = ['option', 'prompt', 'aspect_ratio', 'voice', 'effect', 'creation_type'] as const;
 
 const listQuerySchema = z.object({
   tool: z.string().min(1).max(100).optional(),
@@ -131,10 +135,14 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return ok({ items: await mediaAnswers(db, rows, linksFor(request)) });
   });
 
-  /** POST media: a media record without a job (SPEC §7), e.g. a picture kept for later. */
-  app.post<{ Querystring: { asset_id?: string } }>('/media', async (request): Promise<{ data: Media }> => {
+  /**
+   * POST media: with a `pose_preset`, a video creation job (routes/video-creation.ts); without, a
+   * media record without a job (SPEC §7), e.g. a picture kept for later.
+   */
+  app.post<{ Querystring: { asset_id?: string } }>('/media', async (request, reply) => {
     const user = await auth.requireUser(request);
     const body = await readMultipart(request);
+    if (body.fields.pose_preset !== undefined) return createVideoCreationJob(deps, request, reply, user, body);
     const kind = (single(body, 'kind') ?? 'image') as MediaKind;
     if (!MEDIA_KINDS.includes(kind)) throw new HttpError(400, `kind must be one of ${MEDIA_KINDS.join(', ')}.`);
     const tool = recordTool(body);

@@ -6,6 +6,9 @@ import { MESSAGES } from '../../../src/config/messages.ts';
  */
 export const NOT_AUTHENTICATED = MESSAGES.notAuthenticated;
 
+/** What a file of each media kind is called in a detail ("video_url is not a video."). */
+const KIND_NOUNS: Readonly<Record<string, string>> = { image: 'a picture', video: 'a video', audio: 'an audio file' };
+
 export const DETAILS = {
   notFound: 'Not found.',
   internal: 'Something went wrong on the server. Please try again.',
@@ -27,6 +30,7 @@ export const DETAILS = {
   fileLinkInvalid: 'This file link is invalid or has expired.',
   notAKinoraFile: (field: string): string => `${field} is not a file uploaded to Kinora.`,
   notAPicture: (field: string): string => `${field} is not a picture.`,
+  notOfKind: (field: string, kind: string): string => `${field} is not ${KIND_NOUNS[kind] ?? `a ${kind} file`}.`,
   fileTooLarge: (what: string, megabytes: number): string => `The file is too large: ${what} can be at most ${megabytes} MB.`,
   fileTypeRefused: (kind: string, reason: string): string => `This file type is not accepted for ${kind} uploads: ${reason}`,
   notMultipart: 'Send this call as multipart/form-data.',

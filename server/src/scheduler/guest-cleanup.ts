@@ -2,6 +2,7 @@ import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { STARTING_CREDIT_GRANT } from '../config.ts';
 import { appendLedgerEntry, creditBalance } from '../db/credit-ledger.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { deleteBatchesOfUsers } from '../db/batch.ts';
 import { deleteMediaOfUsers } from '../db/media.ts';
 import { createScheduledTask, type ScheduledTask } from './scheduled-task.ts';
 
@@ -23,7 +24,8 @@ export interface GuestContentCleaner {
  */
 export const GUEST_MEDIA_CLEANER: GuestContentCleaner = {
   name: 'media',
-  clean: async (tx, guestSubs) => (await deleteMediaOfUsers(tx, guestSubs)).length,
+  // Albums first (their live clips are cancelled and refunded with them), then every other item.
+  clean: async (tx, guestSubs) => (await deleteBatchesOfUsers(tx, guestSubs)).length + (await deleteMediaOfUsers(tx, guestSubs)).length,
 };
 
 /**

@@ -1,4 +1,8 @@
+import { useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { useFinetunesRef } from '@/components/finetune/finetunes-context';
 import type { ToolSlug } from '@/config/tools';
+import { selectFinetunes, trainedModelChoices } from '@/machines/finetunes/finetunes.selectors';
 
 /**
  * A model the person trained (LoRA Finetune), offered on the image tools that accept it: chosen
@@ -14,7 +18,14 @@ export interface TrainedModelOption {
   finetuneId: string;
 }
 
-/** The person's ready trained models for this tool page (issue 5: to be written). */
-export function useTrainedModelOptions(_tool: ToolSlug): TrainedModelOption[] {
-  return [];
+/**
+ * The person's ready trained models for this tool page, newest first: those whose kind is used on
+ * the tool (FINETUNE_KINDS[kind].tools), labelled "{name} (your model)" and costing their base
+ * model's credits. The same array while the list does not change; empty when signed out, while
+ * the list loads, or where no FinetunesProvider is mounted.
+ */
+export function useTrainedModelOptions(tool: ToolSlug): TrainedModelOption[] {
+  const finetunes = useFinetunesRef();
+  const items = useSelector(finetunes ?? undefined, selectFinetunes);
+  return useMemo(() => trainedModelChoices(items, tool), [items, tool]);
 }

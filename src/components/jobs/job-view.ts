@@ -1,6 +1,10 @@
 import { shallowEqual, useSelector } from '@xstate/react';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { CREATION_TYPES } from '@/config/creation-types';
+import { FINETUNE_TOOL } from '@/config/finetune';
 import { generationToolBySlug } from '@/config/generation-tools';
+import { ROUTES } from '@/config/routes';
+import { VIDEO_CREATION_TOOLS, VIDEO_CREATION_TYPES } from '@/config/video-creation';
 import {
   selectCanCancel,
   selectJobView,
@@ -52,9 +56,20 @@ export function useJobView(entry: JobEntry): { view: JobView; canCancel: boolean
 export const phaseText = (view: Pick<JobView, 'phase' | 'progress' | 'error'>): string =>
   JOB_TEXTS.phase[view.phase](view.progress, view.error);
 
+/** The page of a video creation job's `tool` (VIDEO_CREATION_TOOLS); an extension's results are listed on AI Motion. */
+function creationPagePath(tool: string): string | null {
+  const type = VIDEO_CREATION_TYPES.find((candidate) => VIDEO_CREATION_TOOLS[candidate] === tool);
+  if (!type) return null;
+  if (type === 'extend-video') return ROUTES.aiVideo.aiMotion;
+  return CREATION_TYPES.find((candidate) => candidate.type === type)?.route ?? null;
+}
+
 /** The tool page that shows this job's result (`?job={mediaId}`), or null before it has an id. */
 export function resultPath(view: Pick<JobView, 'tool' | 'mediaId'>): string | null {
-  const spec = generationToolBySlug(view.tool);
-  if (!spec || !view.mediaId) return null;
-  return `${spec.path}?job=${encodeURIComponent(view.mediaId)}`;
+  const path =
+    generationToolBySlug(view.tool)?.path ??
+    creationPagePath(view.tool) ??
+    (view.tool === FINETUNE_TOOL ? ROUTES.aiProduction.finetune : null);
+  if (!path || !view.mediaId) return null;
+  return `${path}?job=${encodeURIComponent(view.mediaId)}`;
 }

@@ -1,53 +1,115 @@
 import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
-import { TOOL_TEXTS, JOB_TEXTS } from '@/config/job-texts';
+import { Link } from 'react-router-dom';
+import { CREATION_TYPES, ribbonLabelFor, type CreationType } from '@/config/creation-types';
 import type { MediaKind } from '@/config/enums';
+import { TOOL_TEXTS, JOB_TEXTS } from '@/config/job-texts';
+import { ROUTES } from '@/config/routes';
 import { labelJobHistory, readJobHistory } from '@/lib/job-history';
 import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
-import { resultLabel, type ResultLabelKind } from '@/lib/result-labels';
+import { resultLabel, resultLabelKind } from '@/lib/result-labels';
 import type { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 
 export type MediaItem = ReturnType<typeof selectHistory>[number];
-
-const LABEL_KIND: Readonly<Record<MediaKind, ResultLabelKind>> = { image: 'image', video: 'video', audio: 'audio' };
 
 export interface ShownResult {
   label: string;
   url: string;
   thumbnailUrl: string | null;
+  /** A video's GIF, when the job made one. */
+  gifUrl: string | null;
+  /** The result's place in the media's `items` (what `?extend=` / `?video=` links name); null for a history-only result. */
+  itemIndex: number | null;
 }
 
+const isCreationType = (value: string | undefined): value is CreationType =>
+  CREATION_TYPES.some((candidate) => candidate.type === value);
+
+/** The SPEC §2.4 ribbon of a video made by a creation type (AI-motion, Parallax, …), or null. */
+export function ribbonOf(media: Pick<MediaItem, 'args'>): string | null {
+  const type = stringArg(media.args, 'creation_type');
+  return isCreationType(type) ? ribbonLabelFor(type) : null;
+}
 
 /**
- * The results of one media item, each with its SPEC §3 label "{run}.{index}.{option}" read from
- * the job history. The files shown are the item's own (signed, fresh) URLs when it has them; the
- * history's URLs otherwise.
+ * The results of one media item, each with its SPEC §3 label "{run}.{index}.{option}": the one
+ * the server gave the item, else read from the job history. The files shown are the item's own
+ * (signed, fresh) URLs when it has them; the history's URLs otherwise.
  */
 export function shownResults(media: MediaItem): ShownResult[] {
+  const withFile = media.items.map((item, itemIndex) => ({ item, itemIndex })).filter(({ item }) => item.url);
   // An upload is not a generation: no run, no model; its file name says what it is.
   if (media.tool.startsWith('upload-')) {
     const name = media.files.find((file) => file.role === 'original')?.name ?? stringArg(media.args, 'filename') ?? media.id;
-    return media.items
-      .filter((item) => item.url)
-      .map((item) => ({ label: name, url: item.url ?? '', thumbnailUrl: item.thumbnail_url }));
+    return withFile.map(({ item, itemIndex }) => ({
+      label: name,
+      url: item.url ?? '',
+      thumbnailUrl: item.thumbnail_url,
+      gifUrl: item.gif_url ?? null,
+      itemIndex,
+    }));
   }
-  const kind = LABEL_KIND[media.kind];
+  const kind = resultLabelKind({ kind: media.kind, tool: media.tool, creationType: stringArg(media.args, 'creation_type') });
   const labelled = labelJobHistory(readJobHistory(media), kind);
-  const files = media.items.filter((item) => item.url);
-  if (files.length === 0) return labelled.map(({ label, url }) => ({ label, url, thumbnailUrl: null }));
+  if (withFile.length === 0) {
+    return labelled.map(({ label, url }) => ({ label, url, thumbnailUrl: null, gifUrl: null, itemIndex: null }));
+  }
   const args = {
     option: stringArg(media.args, 'option') ?? media.option,
+    effect: stringArg(media.args, 'effect'),
     aspect_ratio: stringArg(media.args, 'aspect_ratio'),
     voice: stringArg(media.args, 'voice'),
+    model: stringArg(media.args, 'model'),
   };
-  return files.map((item, position) => ({
-    label: labelled[position]?.label ?? resultLabel({ run: 1, index: position + 1, kind, args }),
+  return withFile.map(({ item, itemIndex }, position) => ({
+    label: item.label || (labelled[position]?.label ?? resultLabel({ run: 1, index: position + 1, kind, args })),
     url: item.url ?? '',
     thumbnailUrl: item.thumbnail_url,
+    gifUrl: item.gif_url ?? null,
+    itemIndex,
   }));
 }
 
-function ResultFile({ kind, result, prompt }: { kind: MediaKind; result: ShownResult; prompt: string | undefined }) {
+/** Where a video result can be taken on to: AI Motion extends it, Edit Video edits it (`item` = its place in the media). */
+export const extendVideoPath = (mediaId: string, itemIndex: number): string =>
+  `${ROUTES.aiVideo.aiMotion}?extend=${encodeURIComponent(mediaId)}&item=${itemIndex}`;
+export const editVideoPath = (mediaId: string, itemIndex: number): string =>
+  `${ROUTES.aiVideo.editVideo}?video=${encodeURIComponent(mediaId)}&item=${itemIndex}`;
+
+interface ResultFileProps {
+  kind: MediaKind;
+  mediaId: string;
+  result: ShownResult;
+  prompt: string | undefined;
+}
+
+function VideoLinks({ mediaId, result }: { mediaId: string; result: ShownResult }) {
+  const name = (action: string) => TOOL_TEXTS.resultAction(action, result.label);
+  return (
+    <Group gap="sm">
+      <Anchor href={result.url} download size="xs" aria-label={name(TOOL_TEXTS.downloadMp4)}>
+        {TOOL_TEXTS.downloadMp4}
+      </Anchor>
+      {result.gifUrl && (
+        <Anchor href={result.gifUrl} target="_blank" rel="noreferrer" size="xs" aria-label={name(TOOL_TEXTS.gif)}>
+          {TOOL_TEXTS.gif}
+        </Anchor>
+      )}
+      {result.itemIndex !== null && (
+        <>
+          <Anchor component={Link} to={extendVideoPath(mediaId, result.itemIndex)} size="xs" aria-label={name(TOOL_TEXTS.extend)}>
+            {TOOL_TEXTS.extend}
+          </Anchor>
+          <Anchor component={Link} to={editVideoPath(mediaId, result.itemIndex)} size="xs" aria-label={name(TOOL_TEXTS.edit)}>
+            {TOOL_TEXTS.edit}
+          </Anchor>
+        </>
+      )}
+    </Group>
+  );
+}
+
+function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
   const description = prompt ? `${result.label}: ${prompt}` : result.label;
   return (
     <Stack gap={4}>
@@ -63,15 +125,26 @@ function ResultFile({ kind, result, prompt }: { kind: MediaKind; result: ShownRe
       ) : kind === 'audio' ? (
         <audio controls preload="metadata" src={result.url} aria-label={description} style={{ width: '100%' }} />
       ) : (
-        <video controls preload="metadata" src={result.url} aria-label={description} style={{ width: '100%' }} />
+        <video
+          controls
+          preload="metadata"
+          src={result.url}
+          poster={result.thumbnailUrl ?? undefined}
+          aria-label={description}
+          style={{ width: '100%', maxHeight: 360, borderRadius: 6, background: 'black' }}
+        />
       )}
       <Group justify="space-between" gap="xs">
         <Text size="xs" ff="monospace">
           {result.label}
         </Text>
-        <Anchor href={result.url} download size="xs" aria-label={`${TOOL_TEXTS.download} ${result.label}`}>
-          {TOOL_TEXTS.download}
-        </Anchor>
+        {kind === 'video' ? (
+          <VideoLinks mediaId={mediaId} result={result} />
+        ) : (
+          <Anchor href={result.url} download size="xs" aria-label={TOOL_TEXTS.resultAction(TOOL_TEXTS.download, result.label)}>
+            {TOOL_TEXTS.download}
+          </Anchor>
+        )}
       </Group>
     </Stack>
   );
@@ -89,7 +162,9 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
   const outcome = classifyStatus(media.status);
   const prompt = stringArg(media.args, 'prompt');
   const results = outcome === 'success' ? shownResults(media) : [];
+  const ribbon = ribbonOf(media);
   const created = new Date(media.created_at);
+  const columns = media.kind === 'image' || (media.kind === 'video' && results.length > 1) ? 2 : 1;
   return (
     <Paper
       id={`result-${media.id}`}
@@ -103,9 +178,16 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
     >
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
-          <Text size="sm" fw={600}>
-            {modelLabel ?? media.option ?? stringArg(media.args, 'option') ?? ''}
-          </Text>
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              {modelLabel ?? media.option ?? stringArg(media.args, 'option') ?? ''}
+            </Text>
+            {ribbon && (
+              <Badge size="sm" variant="filled" color="grape" style={{ textTransform: 'none' }}>
+                {ribbon}
+              </Badge>
+            )}
+          </Group>
           <Text size="xs" c="dimmed" component="time" dateTime={media.created_at}>
             {Number.isNaN(created.getTime()) ? media.created_at : created.toLocaleString()}
           </Text>
@@ -116,9 +198,15 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
           </Text>
         )}
         {outcome === 'success' && (
-          <SimpleGrid cols={{ base: 1, sm: media.kind === 'image' ? 2 : 1 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: columns }} spacing="sm">
             {results.map((result) => (
-              <ResultFile key={`${result.label}-${result.url}`} kind={media.kind} result={result} prompt={prompt} />
+              <ResultFile
+                key={`${result.label}-${result.url}`}
+                kind={media.kind}
+                mediaId={media.id}
+                result={result}
+                prompt={prompt}
+              />
             ))}
           </SimpleGrid>
         )}

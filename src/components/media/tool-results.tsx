@@ -1,7 +1,8 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import type { MediaKind } from '@/config/enums';
 import type { GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -12,39 +13,53 @@ import { selectJobEntries } from '@/machines/jobs/jobs.selectors';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
 import { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 
+/** Whose results: a generation tool's spec, or any media `tool` slug and the kind of its results. */
+export type ToolResultsSource = { spec: GenerationToolSpec } | { tool: string; kind: MediaKind };
+
 /**
  * The results of a tool page, newest first: the jobs of this tool still running (from the jobs
  * registry, with progress and cancel), then the person's earlier jobs of the tool, reloaded each
  * time one of this tool's jobs ends. `?job={mediaId}` scrolls to that result and marks it.
+ * Used by the generation tool pages (`spec`) and the video creation pages (`tool` =
+ * VIDEO_CREATION_TOOLS[type], `kind` = 'video').
  */
-export interface ToolResultsProps {
-  spec: GenerationToolSpec;
+export type ToolResultsProps = ToolResultsSource & {
   /** Model value → the label the model list shows. */
   modelLabels?: ReadonlyMap<string, string>;
-}
+  /** The section's heading (default "Results"); it also names the region. */
+  title?: string;
+};
 
-export function ToolResults({ spec, modelLabels }: ToolResultsProps) {
+export function ToolResults(props: ToolResultsProps) {
+  const { modelLabels, title = TOOL_TEXTS.resultsHeading } = props;
+  const tool = 'spec' in props ? props.spec.slug : props.tool;
+  const kind = 'spec' in props ? props.spec.kind : props.kind;
+  const headingId = useId();
   const jobs = JobsActorContext.useActorRef();
   const entries = JobsActorContext.useSelector(selectJobEntries);
-  const history = useActorRef(toolHistoryMachine, { input: { tool: spec.slug } });
+  const history = useActorRef(toolHistoryMachine, { input: { tool } });
   const items = useSelector(history, selectHistory);
   const [searchParams] = useSearchParams();
   const highlighted = searchParams.get('job');
 
   const live = useMemo(
-    () => entries.filter((entry) => entry.stored.tool === spec.slug && entry.stored.outcome === null),
-    [entries, spec.slug],
+    () => entries.filter((entry) => entry.stored.tool === tool && entry.stored.outcome === null),
+    [entries, tool],
   );
   // A running job is shown once, as its live card, not again from the listing.
   const liveMediaIds = useMemo(() => new Set(live.map((entry) => entry.stored.mediaId)), [live]);
-  const earlier = useMemo(() => items.filter((media) => !liveMediaIds.has(media.id)), [items, liveMediaIds]);
+  // Only results of the page's kind (a tool slug names one kind of result; this keeps it so).
+  const earlier = useMemo(
+    () => items.filter((media) => media.kind === kind && !liveMediaIds.has(media.id)),
+    [items, kind, liveMediaIds],
+  );
 
   useEffect(() => {
     const subscription = jobs.on('jobs.finished', (event) => {
-      if (event.tool === spec.slug) history.send({ type: 'history.refresh' });
+      if (event.tool === tool) history.send({ type: 'history.refresh' });
     });
     return () => subscription.unsubscribe();
-  }, [jobs, history, spec.slug]);
+  }, [jobs, history, tool]);
 
   // `?job=` names a media: a running job's live card, or an earlier result.
   const highlightedLive = highlighted ? (live.find((entry) => entry.stored.mediaId === highlighted) ?? null) : null;
@@ -61,9 +76,9 @@ export function ToolResults({ spec, modelLabels }: ToolResultsProps) {
   const cancel = (localId: string) => jobs.send({ type: 'jobs.cancel', localId });
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby="tool-results-heading">
-      <Title order={2} size="h3" id="tool-results-heading">
-        {TOOL_TEXTS.resultsHeading}
+    <Stack gap="sm" component="section" aria-labelledby={headingId}>
+      <Title order={2} size="h3" id={headingId}>
+        {title}
       </Title>
       {live.map((entry) => (
         <LiveJobCard key={entry.localId} entry={entry} onCancel={cancel} highlighted={entry === highlightedLive} />

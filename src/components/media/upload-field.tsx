@@ -136,7 +136,16 @@ export function UploadField({
                 />
               ) : kind === 'audio' ? (
                 <audio controls src={view.url} aria-label={`${label}: ${view.fileName ?? ''}`} />
-              ) : null}
+              ) : (
+                <video
+                  controls
+                  preload="metadata"
+                  src={view.url}
+                  poster={view.thumbnailUrl ?? undefined}
+                  aria-label={`${label}: ${view.fileName ?? ''}`}
+                  style={{ maxWidth: 160, maxHeight: 96, borderRadius: 4 }}
+                />
+              )}
               <Text size="sm" truncate="end">
                 {view.fileName}
               </Text>

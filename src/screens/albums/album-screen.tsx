@@ -1,7 +1,181 @@
+import { Alert, Anchor, Button, Container, Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { shallowEqual, useSelector } from '@xstate/react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { SessionActorContext } from '@/components/session/session-context';
+import { ALBUM_TEXTS } from '@/config/album-texts';
 import { ROUTES } from '@/config/routes';
-import { ToolPlaceholderScreen } from '@/screens/tools/tool-placeholder-screen';
+import { selectAlbumView } from '@/machines/batch/batch.selectors';
+import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
+import {
+  selectCreditsRef,
+  selectCurrentUser,
+  selectCurrentUserId,
+  selectIsSignedIn,
+} from '@/machines/session/session.selectors';
+import { AlbumBoard } from '@/screens/albums/album-board';
+import { AlbumDelete } from '@/screens/albums/album-delete';
+import { AlbumJoin, AlbumVideos } from '@/screens/albums/album-videos';
+import { BatchActorContext } from '@/screens/albums/batch-context';
+import { BATCH_HELP_TOPICS } from '@/screens/albums/new-album-form';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 
-/** One batch album (issue 5): to be written. */
+const TOAST_COLORS = { error: 'red' } as const;
+const pageHidden = (): boolean => document.visibilityState === 'hidden';
+
+/**
+ * Connects the album's actor to the rest of the app: the person and their balance go in (the
+ * credit check), page visibility goes in (polling pauses while hidden); the balance is refreshed
+ * when the album spent or got back credits, toasts are shown, and a deleted album leaves for the list.
+ */
+function useAlbumBridge(): void {
+  const album = BatchActorContext.useActorRef();
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
+  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
+  const creditLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
+  const navigate = useNavigate();
+  const creditsRefLatest = useRef(creditsRef);
+  useEffect(() => {
+    creditsRefLatest.current = creditsRef;
+  }, [creditsRef]);
+
+  useEffect(() => {
+    // A deleted album's actor has ended while the page leaves.
+    if (album.getSnapshot().status === 'active') album.send({ type: 'batch.account', user, credit, creditLoading });
+  }, [album, user, credit, creditLoading]);
+
+  useEffect(() => {
+    const onVisibility = () => {
+      if (album.getSnapshot().status === 'active') album.send({ type: 'batch.visibility', hidden: pageHidden() });
+    };
+    onVisibility();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [album]);
+
+  useEffect(() => {
+    const subscriptions = [
+      // The same refresh the jobs bridge asks for when a job spends or refunds credits.
+      album.on('batch.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
+      album.on('batch.notify', (event) =>
+        notifications.show({ color: TOAST_COLORS[event.tone], title: event.title, message: event.message }),
+      ),
+      album.on('batch.deleted', () => void navigate(ROUTES.aiVideo.albums)),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [album, navigate]);
+}
+
+/** The album's pictures in a row. */
+function PictureStrip({ urls }: { urls: string[] }) {
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="album-pictures-heading">
+      <Title order={2} size="h3" id="album-pictures-heading">
+        {ALBUM_TEXTS.album.picturesHeading}
+      </Title>
+      <ScrollArea type="auto" offsetScrollbars>
+        <Group gap="sm" wrap="nowrap">
+          {urls.map((url, index) => (
+            <img
+              key={url}
+              src={url}
+              alt={ALBUM_TEXTS.album.pictureAlt(index + 1)}
+              style={{ height: 96, width: 'auto', borderRadius: 6, objectFit: 'cover' }}
+            />
+          ))}
+        </Group>
+      </ScrollArea>
+    </Stack>
+  );
+}
+
+function AlbumPage() {
+  useAlbumBridge();
+  const album = BatchActorContext.useActorRef();
+  const view = BatchActorContext.useSelector(selectAlbumView, shallowEqual);
+  const header = (title: string, aside?: ReactNode) => (
+    <ToolPageHeader title={title} groupLabel={ALBUM_TEXTS.albumsLink} groupPath={ROUTES.aiVideo.albums} aside={aside} />
+  );
+
+  if (view.status === 'loading' || view.status === 'deleted') {
+    return (
+      <Stack gap="lg">
+        {header(ALBUM_TEXTS.album.title)}
+        <Text c="dimmed" role="status">
+          {ALBUM_TEXTS.album.loading}
+        </Text>
+      </Stack>
+    );
+  }
+  if (view.status === 'notFound' || view.status === 'loadFailed') {
+    return (
+      <Stack gap="lg">
+        {header(ALBUM_TEXTS.album.title)}
+        <Alert color={view.status === 'notFound' ? 'yellow' : 'red'} role="alert">
+          <Stack gap="xs">
+            <Text>{view.status === 'notFound' ? ALBUM_TEXTS.album.notFound : ALBUM_TEXTS.album.loadFailed}</Text>
+            {view.error && <Text size="sm">{view.error}</Text>}
+            <Group>
+              <Button variant="default" size="xs" onClick={() => album.send({ type: 'batch.reload' })}>
+                {ALBUM_TEXTS.album.retry}
+              </Button>
+              <Anchor component={Link} to={ROUTES.aiVideo.albums} size="sm">
+                {ALBUM_TEXTS.album.backToAlbums}
+              </Anchor>
+            </Group>
+          </Stack>
+        </Alert>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      {header(view.title, <ToolHelpButton topicIndex={BATCH_HELP_TOPICS[view.batchType]} />)}
+      <Text c="dimmed">{ALBUM_TEXTS.album.typeLine(view.typeLabel, view.imageUrls.length)}</Text>
+      {view.error && (
+        <Alert color="red" role="alert">
+          {view.error}
+        </Alert>
+      )}
+      <PictureStrip urls={view.imageUrls} />
+      <AlbumBoard />
+      <AlbumVideos />
+      <AlbumJoin />
+      <AlbumDelete />
+    </Stack>
+  );
+}
+
+/** /ai-video/albums/:id: one AI batch or parallax batch album (issue 5). */
 export function AlbumScreen({ id }: { id: string }) {
-  return <ToolPlaceholderScreen title={`Album ${id}`} groupLabel="Albums" groupPath={ROUTES.aiVideo.albums} />;
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
+  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
+  return (
+    <Container size="md" py="xl">
+      {signedIn ? (
+        // One actor per album and person; the bridge keeps the person and balance current.
+        <BatchActorContext.Provider
+          key={`${userId ?? ''}/${id}`}
+          options={{ input: { batchId: id, user, credit, hidden: pageHidden() } }}
+        >
+          <AlbumPage />
+        </BatchActorContext.Provider>
+      ) : (
+        <Stack gap="lg">
+          <ToolPageHeader title={ALBUM_TEXTS.album.title} groupLabel={ALBUM_TEXTS.albumsLink} groupPath={ROUTES.aiVideo.albums} />
+          <Paper withBorder p="lg" radius="md">
+            <Anchor component={Link} to={ROUTES.authentication}>
+              {ALBUM_TEXTS.signIn}
+            </Anchor>
+          </Paper>
+        </Stack>
+      )}
+    </Container>
+  );
 }

@@ -1,11 +1,47 @@
-import { ToolPlaceholderScreen } from '@/screens/tools/tool-placeholder-screen';
+import { Container, Group, Stack, Text } from '@mantine/core';
+import { FinetunesScope } from '@/components/finetune/finetunes-context';
+import { FINETUNE_TEXTS } from '@/config/finetune-texts';
+import { FinetuneForm } from '@/screens/finetune/finetune-form';
+import { FinetuneModels } from '@/screens/finetune/finetune-models';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+
+/** SPEC §2.10 help topics of the page: 40 "LoRA Finetune" and 32 "FineTune Options". */
+const HELP_TOPICS = { page: 40, options: 32 } as const;
 
 export interface FinetuneScreenProps {
   groupLabel: string;
   groupPath: string;
 }
 
-/** LoRA Finetune (issue 5): to be written. */
+/**
+ * LoRA Finetune (SPEC §2.3 AI Production): train a model on one's own pictures (the training is a
+ * job in the jobs panel), and the person's trained models with their status and where to use them.
+ */
 export function FinetuneScreen({ groupLabel, groupPath }: FinetuneScreenProps) {
-  return <ToolPlaceholderScreen title="LoRA Finetune" groupLabel={groupLabel} groupPath={groupPath} />;
+  return (
+    <FinetunesScope>
+      <Container size="md" py="xl">
+        <Stack gap="lg">
+          <ToolPageHeader
+            title={FINETUNE_TEXTS.title}
+            groupLabel={groupLabel}
+            groupPath={groupPath}
+            aside={
+              <Group gap={4}>
+                <ToolHelpButton topicIndex={HELP_TOPICS.page} />
+                <ToolHelpButton topicIndex={HELP_TOPICS.options} />
+              </Group>
+            }
+          >
+            <Text size="sm" c="dimmed">
+              {FINETUNE_TEXTS.intro}
+            </Text>
+          </ToolPageHeader>
+          <FinetuneForm />
+          <FinetuneModels />
+        </Stack>
+      </Container>
+    </FinetunesScope>
+  );
 }

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import type { TrainedModelOption } from '@/components/finetune/trained-models';
 import type { ModelOption } from '@/config/asset-tools';
-import type { GenerationToolSpec, ImageInputSpec } from '@/config/generation-tools';
+import type { VideoEffect } from '@/config/effects';
+import type { MediaKind, Option } from '@/config/enums';
+import { FINETUNE_ID_FIELD } from '@/config/finetune';
+import { endpointFor, type ChoiceSpec, type GenerationToolSpec, type ImageInputSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { MESSAGES } from '@/config/messages';
+import { ROUTES } from '@/config/routes';
 import { DEFAULT_VOICE } from '@/config/voices';
 import type { PromptPurpose } from '@/machines/prompt-helper/prompt-helper.machine';
 
@@ -12,13 +17,19 @@ import type { PromptPurpose } from '@/machines/prompt-helper/prompt-helper.machi
  * multipart fields of the call. Pure, so the rules read (and are tested) apart from the JSX.
  */
 
-/** One picture the form asks for: a single field, or one place of a repeated `image_urls`. */
+/** One input the form asks for: a single field, or one place of a repeated `image_urls`. */
 export interface PictureSlot {
   /** Stable key for React, the upload actor and the form values (no dots: react-hook-form reads them as paths). */
   key: string;
   field: ImageInputSpec['field'];
   label: string;
   required: boolean;
+  /** What the file is: decides the upload kind and its upload page. */
+  media: MediaKind;
+  /** Inputs sharing a group are alternatives: at least one of them must be given. */
+  oneOf: string | null;
+  /** Said under the input, e.g. why an end frame is now needed. */
+  note: string | null;
   /** Face swap: this picture is a face (not the target) and carries a face order index. */
   face: boolean;
   /** Face swap: the face's order index until the person picks one (faces numbered left to right: 0, 1, …). */
@@ -28,21 +39,61 @@ export interface PictureSlot {
 }
 
 export interface GenerationFormValues {
+  /** The chosen entry of the model list: a model's value, or a trained model's `finetune:{id}`. */
   option: string;
   prompt: string;
   aspect_ratio: string;
   voice: string;
   duration: number;
-  /** The uploaded URL per picture slot key; '' or absent while the slot is empty. */
+  /** The uploaded URL per slot key; '' or absent while the slot is empty. */
   pictures: Record<string, string>;
   /** Face swap: the face order index per face slot key. */
   order_indices: Record<string, number>;
+  /** The chosen value per choice field (effect, enhance_mode, mode); absent → the first option. */
+  choices: Partial<Record<string, string>>;
+}
+
+/**
+ * One entry of a tool page's model list. `model` is the model whose flags and value the rules and
+ * the call use: the option itself, or a trained model's base model (sent as `option`, with
+ * `finetune_id`).
+ */
+export interface FormModel {
+  value: string;
+  label: string;
+  required_credits: number;
+  model: ModelOption;
+  finetuneId: string | null;
+}
+
+/**
+ * The model list: the tool's models, then the person's trained ones. A trained model is offered
+ * only where its base model is one of this tool's models (the call would be refused otherwise).
+ */
+export function formModels(options: readonly ModelOption[], trained: readonly TrainedModelOption[] = []): FormModel[] {
+  const own = options.map((model) => ({
+    value: model.value,
+    label: model.label,
+    required_credits: model.required_credits,
+    model,
+    finetuneId: null,
+  }));
+  const tuned = trained.flatMap((entry): FormModel[] => {
+    const base = options.find((model) => model.value === entry.baseModel);
+    return base
+      ? [{ value: entry.value, label: entry.label, required_credits: entry.required_credits, model: base, finetuneId: entry.finetuneId }]
+      : [];
+  });
+  return [...own, ...tuned];
 }
 
 export type PromptNeed = 'required' | 'optional' | 'hidden';
 
-/** SPEC §5: a prompt is asked for by the tool, or (rule `model`) when the model takes one. */
-export function promptNeed(spec: GenerationToolSpec, model: ModelOption | undefined): PromptNeed {
+/**
+ * SPEC §5: a prompt is asked for by the tool, or (rule `model`) when the model takes one; lip sync
+ * (rule `unlessAudio`) speaks an uploaded audio instead when one is given.
+ */
+export function promptNeed(spec: GenerationToolSpec, model: ModelOption | undefined, audioGiven = false): PromptNeed {
   switch (spec.prompt) {
     case 'required':
       return 'required';
@@ -51,18 +102,76 @@ export function promptNeed(spec: GenerationToolSpec, model: ModelOption | undefi
     case 'model':
       return model?.text_prompt === 1 ? 'required' : 'hidden';
     case 'unlessAudio':
-      return 'required';
+      return audioGiven ? 'hidden' : 'required';
     case 'none':
       return 'hidden';
   }
 }
 
-/** Whether an input the tool lists is shown for this model (`end_frame` = a second picture). */
-const inputShown = (input: ImageInputSpec, model: ModelOption | undefined): boolean =>
-  input.required === 'always' || model?.end_frame === 1;
+/** The voice is asked for with the text it speaks (never beside an uploaded lip sync audio). */
+export const voiceShown = (spec: GenerationToolSpec, audioGiven = false): boolean =>
+  Boolean(spec.voice) && !(spec.prompt === 'unlessAudio' && audioGiven);
+
+/** The aspect ratio is asked for by the tools that offer ratios, with the models that take one. */
+export const aspectRatioShown = (spec: GenerationToolSpec, model: ModelOption | undefined): boolean =>
+  Boolean(spec.aspectRatios?.length) &&
+  (!spec.aspectRatioModels || (model !== undefined && spec.aspectRatioModels.includes(model.value)));
+
+const forModel = (models: readonly string[] | undefined, model: ModelOption | undefined): boolean =>
+  !models || (model !== undefined && models.includes(model.value));
+
+/** The options of a choice for this model: the model's effects, or the spec's list. */
+export function choiceOptions(choice: ChoiceSpec, model: ModelOption | undefined): Option[] {
+  if (choice.options === 'effects') {
+    return (model?.available_effects ?? []).map((effect) => ({ value: effect.value, label: effect.label }));
+  }
+  return choice.options.map((option) => ({ value: option.value, label: option.label }));
+}
+
+export interface ShownChoice {
+  spec: ChoiceSpec;
+  options: Option[];
+  /** The chosen value: the person's when it is one of the options, else the first option. */
+  value: string;
+}
+
+/** The choices asked for with this model, each with its current value (a new model resets a value it lacks). */
+export function shownChoices(
+  spec: GenerationToolSpec,
+  model: ModelOption | undefined,
+  chosen: Readonly<Partial<Record<string, string>>> = {},
+): ShownChoice[] {
+  return (spec.choices ?? []).flatMap((choice): ShownChoice[] => {
+    if (!forModel(choice.models, model)) return [];
+    const options = choiceOptions(choice, model);
+    const first = options[0];
+    if (!first) return [];
+    const picked = chosen[choice.field];
+    const value = picked !== undefined && options.some((option) => option.value === picked) ? picked : first.value;
+    return [{ spec: choice, options, value }];
+  });
+}
+
+/** The effect the form is set to: the chosen one of the model's effects, else its first. */
+export function chosenEffect(model: ModelOption | undefined, chosen: Readonly<Partial<Record<string, string>>> = {}): VideoEffect | undefined {
+  const effects = model?.available_effects ?? [];
+  return effects.find((effect) => effect.value === chosen.effect) ?? effects[0];
+}
 
 /**
- * The picture slots of the form. `extra[field]` lists the ids of the slots a person added beyond
+ * Whether an input the tool lists is asked for with this model (and effect): its `models` filter;
+ * `model` inputs only when the model's `end_frame` flag is 1; `effect` inputs (the end frame of a
+ * video effect) only when the chosen effect's `end_frame` flag is 1 (SPEC §5).
+ */
+export function inputShown(input: ImageInputSpec, model: ModelOption | undefined, effect: VideoEffect | undefined): boolean {
+  if (!forModel(input.models, model)) return false;
+  if (input.required === 'model') return model?.end_frame === 1;
+  if (input.required === 'effect') return effect?.end_frame === 1;
+  return true;
+}
+
+/**
+ * The input slots of the form. `extra[field]` lists the ids of the slots a person added beyond
  * the minimum of a repeated field (Image Elements, Face Swap faces), in order: removing one removes
  * exactly that slot (its key, its upload, its value), and the ones after it keep theirs.
  */
@@ -70,16 +179,25 @@ export function pictureSlots(
   spec: GenerationToolSpec,
   model: ModelOption | undefined,
   extra: Readonly<Record<string, readonly string[]>> = {},
+  chosen: Readonly<Partial<Record<string, string>>> = {},
 ): PictureSlot[] {
+  const effect = chosenEffect(model, chosen);
   const slots: PictureSlot[] = [];
   for (const input of spec.images) {
-    if (!inputShown(input, model)) continue;
+    if (!inputShown(input, model, effect)) continue;
+    const media = input.media ?? 'image';
+    const oneOf = input.oneOf ?? null;
     if (!input.count) {
+      // Shown at all means needed for `model` and `effect` inputs.
+      const required = input.required !== 'never';
       slots.push({
         key: input.field,
         field: input.field,
         label: input.label,
-        required: input.required === 'always' || (input.required === 'model' && model?.end_frame === 1),
+        required,
+        media,
+        oneOf,
+        note: input.required === 'effect' ? TOOL_TEXTS.endFrameNeeded : null,
         face: false,
         defaultOrderIndex: 0,
         removable: false,
@@ -100,6 +218,9 @@ export function pictureSlots(
         field: input.field,
         label,
         required: index < (input.count?.min ?? 0),
+        media,
+        oneOf,
+        note: null,
         face,
         defaultOrderIndex: Math.max(0, index - 1),
         removable: index >= (input.count?.min ?? 0),
@@ -117,17 +238,27 @@ export function growableField(spec: GenerationToolSpec, slots: readonly PictureS
   return present > 0 && present < repeated.count.max ? repeated : null;
 }
 
+/** Whether an audio file is among the given inputs (lip sync then speaks it instead of a text). */
+export const audioGiven = (slots: readonly PictureSlot[], pictures: Readonly<Record<string, string>> | undefined): boolean =>
+  slots.some((slot) => slot.media === 'audio' && Boolean(pictures?.[slot.key]));
+
 /** SPEC §5/§8: image-to-image and reimagine without a picture fail with "No upload file". */
 export const missingPictureMessage = (spec: GenerationToolSpec, slot: PictureSlot): string =>
-  spec.requiresUpload ? MESSAGES.noUploadFile : TOOL_TEXTS.addPicture(slot.label);
+  spec.requiresUpload ? MESSAGES.noUploadFile : TOOL_TEXTS.addInput(slot.label, slot.media);
 
-/** The zod schema of the form for this tool, model and set of picture slots. */
+/** The upload page of a kind of file, linked from every input of that kind (SPEC §2.5). */
+export const UPLOAD_PAGES: Readonly<Record<MediaKind, string>> = {
+  image: ROUTES.aiImage.uploadImage,
+  video: ROUTES.aiVideo.uploadVideo,
+  audio: ROUTES.aiAudio.uploadAudio,
+};
+
+/** The zod schema of the form for this tool, model and set of input slots. */
 export function generationFormSchema(
   spec: GenerationToolSpec,
   model: ModelOption | undefined,
   slots: readonly PictureSlot[],
 ) {
-  const need = promptNeed(spec, model);
   const promptMessage = spec.slug === 'text-to-speech' ? TOOL_TEXTS.enterText : TOOL_TEXTS.enterPrompt;
   const duration = spec.duration;
   return z
@@ -141,8 +272,11 @@ export function generationFormSchema(
         : z.number(),
       pictures: z.record(z.string(), z.string()),
       order_indices: z.record(z.string(), z.number().int().min(0)),
+      // A choice left as it is has no value yet (its first option applies).
+      choices: z.record(z.string(), z.string().optional()),
     })
     .superRefine((values, context) => {
+      const need = promptNeed(spec, model, audioGiven(slots, values.pictures));
       if (need === 'required' && values.prompt.trim() === '') {
         context.addIssue({ code: 'custom', path: ['prompt'], message: promptMessage });
       }
@@ -151,12 +285,26 @@ export function generationFormSchema(
           context.addIssue({ code: 'custom', path: ['pictures', slot.key], message: missingPictureMessage(spec, slot) });
         }
       }
+      // A group of alternatives: the message sits on its first input.
+      const groups = new Map<string, PictureSlot[]>();
+      for (const slot of slots) {
+        if (slot.oneOf) groups.set(slot.oneOf, [...(groups.get(slot.oneOf) ?? []), slot]);
+      }
+      for (const group of groups.values()) {
+        const [first] = group;
+        if (!first || group.some((slot) => Boolean(values.pictures[slot.key]))) continue;
+        context.addIssue({
+          code: 'custom',
+          path: ['pictures', first.key],
+          message: TOOL_TEXTS.addOneOf(group.map((slot) => slot.label)),
+        });
+      }
     });
 }
 
 export function defaultFormValues(
   spec: GenerationToolSpec,
-  options: readonly ModelOption[],
+  options: readonly Pick<FormModel, 'value'>[],
 ): GenerationFormValues {
   return {
     option: options[0]?.value ?? '',
@@ -168,27 +316,34 @@ export function defaultFormValues(
     // Faces are numbered left to right as they are added: face 1 → 0, face 2 → 1, … (the slots
     // added later get theirs from PictureSlot.defaultOrderIndex).
     order_indices: spec.orderIndices ? { 'image_urls-1': 0 } : {},
+    choices: {},
   };
 }
 
 export type GenerationFields = Record<string, string | string[]>;
 
 /**
- * The multipart fields of the call (SPEC §7): prompt, option, aspect_ratio, voice, duration, the
- * picture URLs under their field names (`image_urls` repeated, face swap's target first), the
- * face order indices, and `async_mode` where the spec sends it.
+ * The multipart fields of the call (SPEC §7): option (a trained model's base model, with its
+ * `finetune_id`), prompt, aspect_ratio, voice, duration, the chosen effect / upscale / sync mode,
+ * the input URLs under their field names (`image_urls` repeated, face swap's target first), the
+ * face order indices, and `async_mode` where the spec sends it. Only what this model is asked for
+ * is sent.
  */
 export function generationFields(
   spec: GenerationToolSpec,
   model: ModelOption | undefined,
   slots: readonly PictureSlot[],
   values: GenerationFormValues,
+  finetuneId: string | null = null,
 ): GenerationFields {
-  const fields: GenerationFields = { option: values.option };
-  if (promptNeed(spec, model) !== 'hidden' && values.prompt.trim() !== '') fields.prompt = values.prompt.trim();
-  if (spec.aspectRatios && values.aspect_ratio) fields.aspect_ratio = values.aspect_ratio;
-  if (spec.voice) fields.voice = values.voice || DEFAULT_VOICE;
+  const fields: GenerationFields = { option: model?.value ?? values.option };
+  if (finetuneId) fields[FINETUNE_ID_FIELD] = finetuneId;
+  const withAudio = audioGiven(slots, values.pictures);
+  if (promptNeed(spec, model, withAudio) !== 'hidden' && values.prompt.trim() !== '') fields.prompt = values.prompt.trim();
+  if (aspectRatioShown(spec, model) && values.aspect_ratio) fields.aspect_ratio = values.aspect_ratio;
+  if (voiceShown(spec, withAudio)) fields.voice = values.voice || DEFAULT_VOICE;
   if (spec.duration) fields.duration = String(values.duration);
+  for (const choice of shownChoices(spec, model, values.choices)) fields[choice.spec.field] = choice.value;
   const repeated: string[] = [];
   const orderIndices: string[] = [];
   for (const slot of slots) {
@@ -206,6 +361,10 @@ export function generationFields(
   if (spec.asyncMode) fields.async_mode = 'true';
   return fields;
 }
+
+/** The call this model's job is sent to (Edit Video: each operation has its own). */
+export const submitEndpoint = (spec: GenerationToolSpec, model: ModelOption | undefined): string =>
+  endpointFor(spec, model?.value);
 
 /** What the prompt helper is asked to write for (`mode` of POST text/prompt, Kinora's). */
 export function promptHelperPurpose(spec: GenerationToolSpec): PromptPurpose {

@@ -1,64 +1,70 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Group, NumberInput, Paper, Select, Stack, Text } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { useTrainedModelOptions } from '@/components/finetune/trained-models';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { UploadField } from '@/components/media/upload-field';
 import { PromptField } from '@/components/prompt/prompt-field';
 import { SessionActorContext } from '@/components/session/session-context';
+import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import { optionsForTool } from '@/config/asset-tools';
 import type { GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { SUBMIT_COOLDOWN_MS } from '@/config/limits';
 import { ROUTES } from '@/config/routes';
 import { VOICES } from '@/config/voices';
-import { canAfford } from '@/lib/credit-check';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
-import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
-import { selectCreditsRef, selectCurrentUser, selectIsSignedIn } from '@/machines/session/session.selectors';
+import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import { FaceOrderInput } from '@/screens/tools/face-order-input';
+import { SourceVideoField } from '@/screens/tools/source-video-field';
 import {
+  aspectRatioShown,
+  audioGiven,
   defaultFormValues,
+  formModels,
   generationFields,
   generationFormSchema,
   growableField,
   pictureSlots,
   promptHelperPurpose,
   promptNeed,
+  shownChoices,
+  submitEndpoint,
+  UPLOAD_PAGES,
+  voiceShown,
   type GenerationFormValues,
   type PictureSlot,
 } from '@/screens/tools/generation-form';
 
-/** Why "Generate" cannot be pressed now, or null when it can. */
-function useSubmitBlocker(cost: number | null): { reason: string | null; signInLink: boolean; balance: number | null } {
+
+/**
+ * `?video={mediaId}&item={index}` (a video result's "Edit" link): that result is the form's video
+ * until the person chooses another. Only for a signed-in person (the media is the owner's).
+ */
+function useSourceVideo(): { active: true; mediaId: string; itemIndex: number; dismiss: () => void } | { active: false } {
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
-  const user = SessionActorContext.useSelector(selectCurrentUser);
-  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  const balance = useSelector(creditsRef, selectOptionalCreditBalance);
-  const balanceLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
-  if (!signedIn) return { reason: TOOL_TEXTS.signInToGenerate, signInLink: true, balance };
-  if (cost === null) return { reason: TOOL_TEXTS.noModel, signInLink: false, balance };
-  // SPEC §6: the same rule the job machine applies before it sends anything.
-  if (!canAfford({ user, cost, credit: balance })) {
-    // Until the balance is known the rule counts it as 0; say it is loading rather than short.
-    const reason = balance === null && balanceLoading ? TOOL_TEXTS.balanceLoading : TOOL_TEXTS.notEnoughCredits(cost, balance);
-    return { reason, signInLink: false, balance };
-  }
-  return { reason: null, signInLink: false, balance };
+  const [searchParams] = useSearchParams();
+  const [dismissed, setDismissed] = useState(false);
+  const mediaId = searchParams.get('video');
+  if (!signedIn || !mediaId || dismissed) return { active: false };
+  const itemIndex = Number.parseInt(searchParams.get('item') ?? '0', 10);
+  return { active: true, mediaId, itemIndex: Number.isFinite(itemIndex) ? itemIndex : 0, dismiss: () => setDismissed(true) };
 }
 
 /**
- * The form of a generation tool (issue 4 item 8): the model (SPEC §3 options of this tool from the
- * app configuration, with their cost), the inputs that model accepts, the cost against the balance,
- * and "Generate", which hands the job to the jobs registry.
+ * The form of a generation tool (issue 4 item 8, issue 5 video tools): the model (SPEC §3 options
+ * of this tool from the app configuration, then the person's trained models, with their cost), the
+ * inputs and choices that model (and effect) takes, the cost against the balance, and "Generate",
+ * which hands the job to the jobs registry, addressed to the model's call.
  */
 export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   const jobs = JobsActorContext.useActorRef();
   const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
-  const options = useMemo(() => optionsForTool(assetTools, spec.slug), [assetTools, spec.slug]);
+  const trained = useTrainedModelOptions(spec.slug);
+  const options = useMemo(() => formModels(optionsForTool(assetTools, spec.slug), trained), [assetTools, spec.slug, trained]);
   // The ids of the picture slots added beyond a repeated field's minimum, in order.
   const [extraPictures, setExtraPictures] = useState<Record<string, string[]>>({});
   const nextSlotId = useRef(1);
@@ -70,8 +76,8 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   // The schema follows the chosen model and the picture slots, so it is built from the values
   // being checked (react-hook-form takes the latest resolver on every render).
   const resolver: Resolver<GenerationFormValues> = (values, context, resolverOptions) => {
-    const chosen = options.find((candidate) => candidate.value === values.option);
-    const schema = generationFormSchema(spec, chosen, pictureSlots(spec, chosen, extraPictures));
+    const chosen = options.find((candidate) => candidate.value === values.option)?.model;
+    const schema = generationFormSchema(spec, chosen, pictureSlots(spec, chosen, extraPictures, values.choices));
     return zodResolver(schema)(values, context, resolverOptions);
   };
   const { control, register, handleSubmit, setValue, getValues, watch, formState } = useForm<GenerationFormValues>({
@@ -79,13 +85,19 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     defaultValues: defaultFormValues(spec, options),
   });
   const optionValue = watch('option');
-  const model = options.find((candidate) => candidate.value === optionValue);
-  const slots = pictureSlots(spec, model, extraPictures);
-  const need = promptNeed(spec, model);
+  const chosen = options.find((candidate) => candidate.value === optionValue);
+  const model = chosen?.model;
+  const choiceValues = watch('choices');
+  const choices = shownChoices(spec, model, choiceValues);
+  const slots = pictureSlots(spec, model, extraPictures, choiceValues);
   const pictures = watch('pictures');
-  const firstPicture = slots.map((slot) => pictures?.[slot.key]).find((url) => Boolean(url)) ?? null;
+  const withAudio = audioGiven(slots, pictures);
+  const need = promptNeed(spec, model, withAudio);
+  const firstPicture =
+    slots.filter((slot) => slot.media === 'image').map((slot) => pictures?.[slot.key]).find((url) => Boolean(url)) ?? null;
   const growable = growableField(spec, slots);
-  const { reason, signInLink, balance } = useSubmitBlocker(model ? model.required_credits : null);
+  const { reason, signInLink, balance } = useSubmitBlocker(chosen ? chosen.required_credits : null);
+  const source = useSourceVideo();
 
   // The configuration can arrive after the first render (defaults first, SPEC §3), or drop the
   // chosen model: the first model of the tool is then chosen.
@@ -95,6 +107,19 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     }
   }, [options, optionValue, setValue]);
 
+  // `?model=` (LoRA Finetune's "Use in Text to Image" link names a trained model): chosen once it
+  // is among the options (trained models load after the page), unless the person chose already.
+  const [searchParams] = useSearchParams();
+  const linkedModel = searchParams.get('model');
+  const linkedModelApplied = useRef(false);
+  useEffect(() => {
+    if (linkedModelApplied.current || !linkedModel || formState.dirtyFields.option) return;
+    if (options.some((candidate) => candidate.value === linkedModel)) {
+      linkedModelApplied.current = true;
+      setValue('option', linkedModel);
+    }
+  }, [options, linkedModel, formState.dirtyFields.option, setValue]);
+
   useEffect(() => {
     if (sendPhase !== 'sent') return;
     const timer = window.setTimeout(() => setSendPhase('idle'), SUBMIT_COOLDOWN_MS);
@@ -102,18 +127,18 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   }, [sendPhase]);
 
   const submit = handleSubmit((values) => {
-    if (!model) return;
+    if (!chosen) return;
     setSendPhase('sent');
     jobs.send({
       type: 'jobs.submit',
       request: {
         tool: spec.slug,
         toolTitle: spec.title,
-        option: model.value,
-        optionLabel: model.label,
-        endpoint: spec.endpoint,
-        cost: model.required_credits,
-        fields: generationFields(spec, model, slots, values),
+        option: chosen.model.value,
+        optionLabel: chosen.label,
+        endpoint: submitEndpoint(spec, chosen.model),
+        cost: chosen.required_credits,
+        fields: generationFields(spec, chosen.model, slots, values, chosen.finetuneId),
       },
     });
   });
@@ -173,16 +198,48 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           )}
         />
 
+        {choices.map((choice) => (
+          <Controller
+            key={choice.spec.field}
+            control={control}
+            name={`choices.${choice.spec.field}`}
+            render={({ field }) => (
+              <Select
+                label={choice.spec.label}
+                data={choice.options}
+                value={choice.value}
+                onChange={(value) => field.onChange(value ?? choice.value)}
+                onBlur={field.onBlur}
+                allowDeselect={false}
+                searchable={choice.options.length > 8}
+              />
+            )}
+          />
+        ))}
+
         {slots.map((slot) => (
           <Stack key={slot.key} gap={4}>
-            <UploadField
-              kind="image"
-              label={slot.label}
-              required={slot.required}
-              error={formState.errors.pictures?.[slot.key]?.message}
-              onChange={(url) => setPicture(slot.key, url)}
-              uploadPagePath={ROUTES.aiImage.uploadImage}
-            />
+            {slot.field === 'video_url' && source.active ? (
+              <SourceVideoField
+                mediaId={source.mediaId}
+                itemIndex={source.itemIndex}
+                label={slot.label}
+                required={slot.required}
+                error={formState.errors.pictures?.[slot.key]?.message}
+                onChange={(url) => setPicture(slot.key, url)}
+                onDismiss={source.dismiss}
+              />
+            ) : (
+              <UploadField
+                kind={slot.media}
+                label={slot.label}
+                required={slot.required}
+                description={slot.note ?? undefined}
+                error={formState.errors.pictures?.[slot.key]?.message}
+                onChange={(url) => setPicture(slot.key, url)}
+                uploadPagePath={UPLOAD_PAGES[slot.media]}
+              />
+            )}
             {slot.face && <FaceOrderInput control={control} slotKey={slot.key} label={slot.label} />}
             {slot.removable && (
               <Group>
@@ -222,7 +279,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           />
         )}
 
-        {spec.voice && (
+        {voiceShown(spec, withAudio) && (
           <Controller
             control={control}
             name="voice"
@@ -258,7 +315,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           />
         )}
 
-        {spec.aspectRatios && (
+        {aspectRatioShown(spec, model) && (
           <Controller
             control={control}
             name="aspect_ratio"
@@ -275,9 +332,9 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
         )}
 
         <Stack gap={4}>
-          {model && (
+          {chosen && (
             <Text size="sm" aria-live="polite" data-testid="generation-cost">
-              {TOOL_TEXTS.cost(model.required_credits, balance)}
+              {TOOL_TEXTS.cost(chosen.required_credits, balance)}
             </Text>
           )}
           <Group gap="sm" align="center">

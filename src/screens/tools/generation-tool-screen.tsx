@@ -2,8 +2,10 @@ import { Anchor, Container, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { FinetunesScope } from '@/components/finetune/finetunes-context';
 import { ToolResults } from '@/components/media/tool-results';
 import { SessionActorContext } from '@/components/session/session-context';
+import { FINETUNE_KIND_LIST } from '@/config/finetune';
 import type { GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { ROUTES } from '@/config/routes';
@@ -19,9 +21,14 @@ export interface GenerationToolScreenProps {
   groupPath: string;
 }
 
+/** The tools whose model list also offers the person's trained models (LoRA Finetune). */
+const takesTrainedModels = (spec: GenerationToolSpec): boolean =>
+  FINETUNE_KIND_LIST.some((kind) => (kind.tools as readonly string[]).includes(spec.slug));
+
 /**
  * A generation tool page (SPEC §2.8): the tool's help, its form and its results, newest first.
- * One screen serves every image and audio tool; the GenerationToolSpec says what each asks for.
+ * One screen serves every image, audio and video editing tool; the GenerationToolSpec says what
+ * each asks for.
  */
 export function GenerationToolScreen({ spec, groupLabel, groupPath }: GenerationToolScreenProps) {
   const userId = SessionActorContext.useSelector(selectCurrentUserId);
@@ -43,7 +50,14 @@ export function GenerationToolScreen({ spec, groupLabel, groupPath }: Generation
             </Anchor>
           )}
         </ToolPageHeader>
-        <GenerationToolForm spec={spec} />
+        {takesTrainedModels(spec) ? (
+          // The app's trained-models list, or one for this page where none is mounted.
+          <FinetunesScope>
+            <GenerationToolForm spec={spec} />
+          </FinetunesScope>
+        ) : (
+          <GenerationToolForm spec={spec} />
+        )}
         {/* A new person (or none) gets their own history. */}
         <ToolResults key={userId ?? 'signed-out'} spec={spec} modelLabels={modelLabels} />
       </Stack>

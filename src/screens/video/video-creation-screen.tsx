@@ -1,5 +1,21 @@
-import type { VideoCreationType } from '@/config/video-creation';
-import { ToolPlaceholderScreen } from '@/screens/tools/tool-placeholder-screen';
+import { Container, Stack } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { ToolResults } from '@/components/media/tool-results';
+import { SessionActorContext } from '@/components/session/session-context';
+import { PARALLAX_OPTION, VIDEO_CREATION_TOOLS, type MotionMode, type VideoCreationType } from '@/config/video-creation';
+import { VIDEO_TEXTS } from '@/config/video-texts';
+import { selectMediaTools } from '@/machines/app-config/app-config.selectors';
+import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
+import { selectCanRetrySource, selectSourceVideo } from '@/machines/media-source/media-source.selectors';
+import { selectCurrentUserId } from '@/machines/session/session.selectors';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { ExtendSource } from '@/screens/video/extend-source';
+import { parseItemIndex, videoHelpTopic } from '@/screens/video/video-creation-form';
+import { VideoForm } from '@/screens/video/video-form';
 
 export interface VideoCreationScreenProps {
   type: VideoCreationType;
@@ -8,7 +24,71 @@ export interface VideoCreationScreenProps {
   groupPath: string;
 }
 
-/** AI Motion, Parallax Motion, Try On Video, Character Animate (issue 5): to be written. */
-export function VideoCreationScreen({ title, groupLabel, groupPath }: VideoCreationScreenProps) {
-  return <ToolPlaceholderScreen title={title} groupLabel={groupLabel} groupPath={groupPath} />;
+/**
+ * A video creation page (SPEC §2.4): AI Motion (from a picture, a text, a transition to an end
+ * frame or a composer of pictures; with `?extend={mediaId}&item={n}` it extends that result),
+ * Parallax Motion, Try On Video and Character Animate. The form, then the page's results.
+ */
+export function VideoCreationScreen({ type, title, groupLabel, groupPath }: VideoCreationScreenProps) {
+  const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const models = AppConfigActorContext.useSelector(selectMediaTools);
+  const [searchParams] = useSearchParams();
+  const extendId = type === 'ai-motion' ? searchParams.get('extend') : null;
+  const itemIndex = parseItemIndex(searchParams.get('item'));
+  const formType: VideoCreationType = extendId ? 'extend-video' : type;
+  const [mode, setMode] = useState<MotionMode>('image');
+  const pageTitle = extendId ? VIDEO_TEXTS.extendTitle : title;
+  const tool = VIDEO_CREATION_TOOLS[formType];
+  // Results name their model as the model list does ("Kling AI"), not by its value.
+  const modelLabels = useMemo(
+    () => new Map([...models.map((model) => [model.value, model.label] as const), [PARALLAX_OPTION, PARALLAX_OPTION] as const]),
+    [models],
+  );
+
+  return (
+    <Container size="md" py="xl">
+      <Stack gap="lg">
+        <ToolPageHeader
+          title={pageTitle}
+          groupLabel={groupLabel}
+          groupPath={groupPath}
+          aside={<ToolHelpButton topicIndex={videoHelpTopic(formType, mode)} />}
+        />
+        {extendId ? (
+          userId ? (
+            // A new source (or person) starts a fresh load and form.
+            <ExtendVideo key={`${userId}:${extendId}:${itemIndex}`} mediaId={extendId} itemIndex={itemIndex} title={pageTitle} />
+          ) : (
+            <>
+              <ExtendSource view={null} canRetry={false} onRetry={() => undefined} />
+              <VideoForm key="extend-signed-out" type="extend-video" title={pageTitle} />
+            </>
+          )
+        ) : (
+          <VideoForm key={formType} type={formType} title={pageTitle} onModeChange={setMode} />
+        )}
+        {/* A new person (or none) gets their own history. */}
+        <ToolResults key={`${userId ?? 'signed-out'}:${tool}`} tool={tool} kind="video" modelLabels={modelLabels} />
+      </Stack>
+    </Container>
+  );
+}
+
+interface ExtendVideoProps {
+  mediaId: string;
+  itemIndex: number;
+  title: string;
+}
+
+/** Extend Video: the person's video loaded by id (`?extend=`), then the form that continues it. */
+function ExtendVideo({ mediaId, itemIndex, title }: ExtendVideoProps) {
+  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex } });
+  const view = useSelector(source, selectSourceVideo);
+  const canRetry = useSelector(source, selectCanRetrySource);
+  return (
+    <>
+      <ExtendSource view={view} canRetry={canRetry} onRetry={() => source.send({ type: 'source.retry' })} />
+      <VideoForm type="extend-video" title={title} sourceVideoUrl={view.url} />
+    </>
+  );
 }
