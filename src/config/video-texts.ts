@@ -56,6 +56,8 @@ export const VIDEO_TEXTS = {
   /** "2 videos × 20 credits = 40 credits". */
   cost: (count: number, perVideo: number): string => `${videos(count)} × ${credits(perVideo)} = ${credits(count * perVideo)}`,
   balance: (balance: number): string => `You have ${credits(balance)}`,
+  /** The results heading of the extended videos, listed under AI Motion. */
+  extendedResults: 'Extended videos',
   /** Extend Video. */
   sourceHeading: 'Video to extend',
   sourceLoading: 'Loading the video…',

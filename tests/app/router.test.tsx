@@ -49,12 +49,13 @@ describe('routes', () => {
   });
 
   it('shows a tool page not built yet with its title, its group and "Coming soon"', async () => {
-    renderApp('/ai-video/lip-sync');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Lip Sync' })).toBeInTheDocument();
+    // AI Story is built by its own issue.
+    renderApp('/ai-production/ai-story');
+    expect(await screen.findByRole('heading', { level: 1, name: 'AI Story' })).toBeInTheDocument();
     expect(screen.getByRole('main')).toHaveTextContent('Coming soon');
-    expect(screen.getAllByRole('link', { name: 'AI Video' }).map((link) => link.getAttribute('href'))).toEqual([
-      '/ai-video/',
-      '/ai-video/',
+    expect(screen.getAllByRole('link', { name: 'AI Production' }).map((link) => link.getAttribute('href'))).toEqual([
+      '/ai-production/',
+      '/ai-production/',
     ]);
   });
 
@@ -62,6 +63,11 @@ describe('routes', () => {
     ['/ai-audio/text-to-speech', 'Text to Speech'],
     ['/ai-image/reimagine', 'Reimagine'],
     ['/ai-image/restyle', 'Restyle Image'],
+    ['/ai-video/lip-sync', 'Lip Sync'],
+    ['/ai-video/edit-video', 'Edit Video'],
+    ['/ai-video/ai-motion', 'AI Motion'],
+    ['/ai-video/try-on', 'Try On Video'],
+    ['/ai-production/finetune', 'LoRA Finetune'],
   ])('serves the generation tool page %s', async (path, title) => {
     renderApp(path);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
@@ -72,6 +78,8 @@ describe('routes', () => {
   it.each([
     ['/ai-image/', 'Upload Image', '/ai-image/upload-image'],
     ['/ai-audio/', 'Upload Audio', '/ai-audio/upload-audio'],
+    ['/ai-video/', 'Upload Video', '/ai-video/upload-video'],
+    ['/ai-video/', 'Albums', '/ai-video/albums'],
   ])('links the upload page from the group page %s', async (path, label, target) => {
     const { router } = renderApp(path);
     await userEvent.click(await screen.findByRole('link', { name: label }));

@@ -47,6 +47,10 @@ describe('group index screen', () => {
       '/ai-video/lip-sync',
       '/ai-video/replace-background-video',
       '/ai-video/modify-video',
+      // Beside the menu's tools: the parallax page (SPEC §2.4), the albums and the upload page.
+      '/ai-video/parallax-motion',
+      '/ai-video/albums',
+      '/ai-video/upload-video',
     ]);
   });
 });

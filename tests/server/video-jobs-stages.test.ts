@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/src/db/database.ts';
+import { filesOfMedia, findMediaFileByRelPath } from '../../server/src/db/files.ts';
 import { endJobWithRefund, insertMedia, newPublicId, QUEUED_STATUS, type StoredItem } from '../../server/src/db/media.ts';
 import { createJobEngine, MAX_JOB_ATTEMPTS, type EngineOptions, type JobEngine } from '../../server/src/jobs/engine.ts';
 import type {
@@ -15,6 +16,8 @@ import type {
   VideoEditRequest,
   VideoRenderRequest,
 } from '../../server/src/render/provider.ts';
+import { createFileSigner } from '../../server/src/jobs/file-signing.ts';
+import { toMediaAnswer } from '../../server/src/routes/media-answer.ts';
 import { insertVideoJob } from '../../server/src/routes/video-creation.ts';
 
 /**
@@ -256,6 +259,16 @@ describe('a video creation job', () => {
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled?.items.map((item) => item.status)).toEqual(['failed']);
     expect(await refundsOf(id)).toBe(1);
+    // Its files were written in the 3D stage; refunded, it hands none of them out.
+    const [relPath] = await relPaths(id);
+    expect(relPath).toBeDefined();
+    expect(await findMediaFileByRelPath(db, id, relPath ?? '')).toBeNull();
+    if (!cancelled) throw new Error('no row');
+    const signer = createFileSigner('test-secret');
+    const files = await filesOfMedia(db, [id]);
+    expect(files.length).toBeGreaterThan(0);
+    const answer = toMediaAnswer(cancelled, files, { origin: 'http://kinora.test', signer });
+    expect(answer.items.map((item) => [item.url, item.thumbnail_url, item.gif_url ?? null])).toEqual([[null, null, null]]);
   });
 });
 

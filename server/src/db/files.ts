@@ -57,11 +57,16 @@ export async function findMediaFile(db: Queryable, id: string): Promise<MediaFil
 }
 
 /** The file of a media item at this path below its base_url (SPEC §3 version "3"). */
+/**
+ * A result file by its SPEC §3 path, only once its job has succeeded: a video job writes its files
+ * before its last stage, and one cancelled (and refunded) in that stage must not hand them out.
+ */
 export async function findMediaFileByRelPath(db: Queryable, mediaId: string, relPath: string): Promise<MediaFileRow | null> {
-  const { rows } = await db.query<MediaFileRow>(`SELECT ${fileColumns} FROM media_files WHERE media_id = $1 AND rel_path = $2`, [
-    mediaId,
-    relPath,
-  ]);
+  const { rows } = await db.query<MediaFileRow>(
+    `SELECT ${fileColumns} FROM media_files WHERE media_id = $1 AND rel_path = $2
+       AND EXISTS (SELECT 1 FROM media WHERE media.id = media_files.media_id AND media.status LIKE 'success%')`,
+    [mediaId, relPath],
+  );
   return rows[0] ?? null;
 }
 

@@ -224,12 +224,15 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
    * Renews the claim's lease on a timer while the job renders and its files are written (which
    * may take longer than a lease), so another worker does not take over a job that is progressing.
    */
-  function heartbeat(job: MediaRow, progress: () => number): () => void {
+  function heartbeat(job: MediaRow, progress: () => number, onLost?: () => void): () => void {
     const timer = setInterval(
       () => {
-        renewJob(db, job.id, tokenOf(job), progress(), options.leaseMs).catch((error: unknown) =>
-          logError(error, 'renewing a lease failed', job.id),
-        );
+        renewJob(db, job.id, tokenOf(job), progress(), options.leaseMs)
+          .then((renewed) => {
+            // Cancelled, deleted or taken over: the work in progress is for nobody now.
+            if (!renewed) onLost?.();
+          })
+          .catch((error: unknown) => logError(error, 'renewing a lease failed', job.id));
       },
       Math.max(10, options.leaseMs / 3),
     );
@@ -288,13 +291,16 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     to: number,
   ): Promise<{ result: PipelineResult; items: StoredItem[]; files: MediaFileRow[] } | null> {
     let progress = from;
-    const stopHeartbeat = heartbeat(job, () => progress);
+    // Stops the pipeline between videos when the server stops or the job stops being this claim's
+    // (a cancelled job does not keep a video worker busy with up to eight renders).
+    const lost = new AbortController();
+    const stopHeartbeat = heartbeat(job, () => progress, () => lost.abort());
     try {
       const result = await runPipeline(db, store, provider, job, {
         onProgress: (fraction) => {
           progress = Math.round(from + (to - from) * Math.min(1, Math.max(0, fraction)));
         },
-        signal: stopping.signal,
+        signal: AbortSignal.any([stopping.signal, lost.signal]),
       });
       const { items, files } = await writeItems(job, result);
       return { result, items, files };
@@ -377,11 +383,18 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
         const rendered = await renderFiles(job, share.from, share.to);
         if (!rendered) return;
         const { items, files } = rendered;
-        const advanced = await db.transaction(async (tx) => {
-          const row = await advanceJob(tx, job.id, tokenOf(job), 'bullet', { progress: share.to, items });
-          if (row) await store.insertRows(tx, files);
-          return row;
-        });
+        let advanced;
+        try {
+          advanced = await db.transaction(async (tx) => {
+            const row = await advanceJob(tx, job.id, tokenOf(job), 'bullet', { progress: share.to, items });
+            if (row) await store.insertRows(tx, files);
+            return row;
+          });
+        } catch (error) {
+          // The files are on disk but have no rows: remove them before the error ends this claim.
+          await store.removeFiles(files);
+          throw error;
+        }
         if (!advanced) {
           await store.removeFiles(files);
           return;

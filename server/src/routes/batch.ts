@@ -332,6 +332,8 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
           }
         }
         const updated = await updateBatch(tx, album.id, user.sub, { scriptBoard: board, videoMediaIds: clips.map((clip) => clip.id) });
+        // Deleted between the read and this commit: nothing is charged or created.
+        if (!updated) throw batchNotFound();
         // In the same commit as the debits: a retry after a crash from here on replays this album.
         if (key && clips[0]) await bindIdempotencyMedia(tx, user.sub, key, clips[0].id);
         return updated;
@@ -340,8 +342,6 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       if (!isNegativeBalance(error)) throw error;
       throw new HttpError(402, DETAILS.notEnoughCredits(total, await creditBalance(db, user.sub)));
     }
-    // Deleted between the read and the commit: its clips were made for nothing, but the delete
-    // that won has already removed what it saw; answer as the delete would.
     if (!row) throw batchNotFound();
     engine.notify();
     return { statusCode: 200, payload: await answer(request, row), mediaId: clips[0]?.id };

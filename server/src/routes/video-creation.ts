@@ -256,6 +256,8 @@ export function parseVideoCreation(body: MultipartBody): VideoCreationRequest {
     model = readModel(creationType, body);
     option = model.value;
     const preset = checkMotionPreset(presets);
+    // The model charged is the one rendered: the preset's own `model` text is not trusted.
+    preset.model = model.value;
     if (creationType === 'try-on') preset.prompt = '';
     args.prompt = preset.prompt;
     switch (creationType) {

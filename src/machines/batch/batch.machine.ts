@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, not, setup } from 'xstate';
 import type { BatchType } from '@/config/batch';
 import { BATCH_ADDITIONAL_VIDEOS_MAX } from '@/config/batch';
 import { JOB_TEXTS } from '@/config/job-texts';
@@ -385,7 +385,8 @@ export const batchMachine = setup({
       on: {
         ...BOARD_CHANGES,
         ...EDIT_CHANGES,
-        'board.write': { target: 'writingBoard', actions: 'clearError' },
+        // A new board would replace unsaved edits: save them (or undo them) first.
+        'board.write': { guard: not('boardUnsaved'), target: 'writingBoard', actions: 'clearError' },
         'board.save': { guard: 'boardUnsaved', target: 'savingBoard', actions: 'markSendingBoard' },
         'batch.generate': {
           guard: 'canGenerate',

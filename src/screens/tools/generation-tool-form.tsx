@@ -47,11 +47,14 @@ import {
 function useSourceVideo(): { active: true; mediaId: string; itemIndex: number; dismiss: () => void } | { active: false } {
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
   const [searchParams] = useSearchParams();
-  const [dismissed, setDismissed] = useState(false);
+  // The link the person dismissed ("Use another video"): a later Edit link is a new source.
+  const [dismissed, setDismissed] = useState<string | null>(null);
   const mediaId = searchParams.get('video');
-  if (!signedIn || !mediaId || dismissed) return { active: false };
-  const itemIndex = Number.parseInt(searchParams.get('item') ?? '0', 10);
-  return { active: true, mediaId, itemIndex: Number.isFinite(itemIndex) ? itemIndex : 0, dismiss: () => setDismissed(true) };
+  const item = searchParams.get('item') ?? '0';
+  const link = `${mediaId}:${item}`;
+  if (!signedIn || !mediaId || dismissed === link) return { active: false };
+  const itemIndex = Number.parseInt(item, 10);
+  return { active: true, mediaId, itemIndex: Number.isFinite(itemIndex) ? itemIndex : 0, dismiss: () => setDismissed(link) };
 }
 
 /**
@@ -221,6 +224,8 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           <Stack key={slot.key} gap={4}>
             {slot.field === 'video_url' && source.active ? (
               <SourceVideoField
+                // Another Edit link on the same page loads that video, not the first one again.
+                key={`${source.mediaId}:${source.itemIndex}`}
                 mediaId={source.mediaId}
                 itemIndex={source.itemIndex}
                 label={slot.label}

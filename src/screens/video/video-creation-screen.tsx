@@ -69,6 +69,16 @@ export function VideoCreationScreen({ type, title, groupLabel, groupPath }: Vide
         )}
         {/* A new person (or none) gets their own history. */}
         <ToolResults key={`${userId ?? 'signed-out'}:${tool}`} tool={tool} kind="video" modelLabels={modelLabels} />
+        {/* Extended videos have no page of their own (SPEC §2.4): AI Motion lists them too. */}
+        {type === 'ai-motion' && !extendId && (
+          <ToolResults
+            key={`${userId ?? 'signed-out'}:extended`}
+            tool={VIDEO_CREATION_TOOLS['extend-video']}
+            kind="video"
+            modelLabels={modelLabels}
+            title={VIDEO_TEXTS.extendedResults}
+          />
+        )}
       </Stack>
     </Container>
   );

@@ -16,8 +16,18 @@ import { readInputFile } from './sources.ts';
 /** The joined video is no larger than this on its long side (clips are 640 px; uploads may be larger). */
 const CONCAT_MAX_LONG_SIDE = 1280;
 
+/**
+ * What one join may hold: every input is loaded into one WASM ffmpeg's memory, so the count and the
+ * total length are bounded (an album's clips are at most 10 s each; extra videos may be long uploads).
+ */
+export const CONCAT_MAX_CLIPS = 24;
+export const CONCAT_MAX_SECONDS = 180;
+
 export async function concatVideos(request: VideoConcatRequest): Promise<RenderedVideo> {
   if (request.clips.length === 0) throw new RenderInputError('There are no videos to join.');
+  if (request.clips.length > CONCAT_MAX_CLIPS) {
+    throw new RenderInputError(`At most ${CONCAT_MAX_CLIPS} videos can be joined (got ${request.clips.length}).`);
+  }
   const clips = await Promise.all(request.clips.map((path, index) => readInputFile({ path, field: `clip ${index + 1}` })));
   const probes = [];
   for (const clip of clips) probes.push(await probeBytes(clip, 'clip'));
@@ -25,6 +35,9 @@ export async function concatVideos(request: VideoConcatRequest): Promise<Rendere
   if (!first?.width || !first.height) throw new RenderInputError('The first video could not be read.');
   const size = Math.max(first.width, first.height) > CONCAT_MAX_LONG_SIDE ? sizeWithLongSide(first.width / first.height, CONCAT_MAX_LONG_SIDE) : sizeWithLongSide(first.width / first.height, Math.max(first.width, first.height));
   const total = probes.reduce((sum, probe) => sum + probe.durationSeconds, 0);
+  if (total > CONCAT_MAX_SECONDS) {
+    throw new RenderInputError(`The videos last ${Math.round(total)} s together; at most ${CONCAT_MAX_SECONDS} s can be joined.`);
+  }
   const audio = request.audio ? await readInputFile({ path: request.audio, field: 'audio' }) : null;
   const logo = request.logo ? await placedLogo(size) : null;
 

@@ -2,7 +2,7 @@ import { RATIO_SIZES } from '../canvas-size.ts';
 import { promptPalette, sceneSvg } from '../generated-scene.ts';
 import type { RenderedVideo, VideoRenderRequest } from '../provider.ts';
 import { RenderInputError } from '../render-errors.ts';
-import { planCamera, type CameraPlan, type Pose } from './camera.ts';
+import { amountScale, planCamera, STILL, type CameraPlan, type Pose } from './camera.ts';
 import { estimateDepth, mixDepth, type DepthMap } from './depth.ts';
 import { BITEXACT, ffmpegOutput, H264_OUTPUT } from './ffmpeg.ts';
 import { creationNames, finishVideo } from './finish.ts';
@@ -11,6 +11,7 @@ import { placedLogo, type PlacedLogo } from './logo.ts';
 import { probeBytes } from './probe.ts';
 import { clamp, drawOver, hexToRgb, lerp, sizeWithLongSide, smoothstep, tintInPlace, type Rgba, type Size } from './raster.ts';
 import { coverPicture, loadPicture, readInputFile, sourceSizeFor, svgToRgba, VIDEO_LONG_SIDE, videoSizeFor } from './sources.ts';
+import { subjectInto, subjectLayer, type SubjectMove } from './subject.ts';
 import { MAX_INPUT_SECONDS, motionSignal, videoFrame, type MotionSample } from './video-input.ts';
 import { drawFrame, type FrameLayer } from './warp.ts';
 
@@ -35,6 +36,8 @@ interface Clip {
   wash?: { colour: [number, number, number]; amountAt: (t: number) => number };
   /** Draws the frames last to first (extend at the start). */
   reversed?: boolean;
+  /** Draws a frame itself instead of filming the shot with the camera (the character's dance; shotAt and poseAt then go unused). */
+  drawAt?: (t: number, frame: Rgba) => void;
 }
 
 const still = (picture: Rgba, depth: DepthMap): Shot => ({ layers: [{ picture, weight: 1 }], depth });
@@ -194,29 +197,49 @@ async function tryOnClip(request: VideoRenderRequest): Promise<Clip> {
   };
 }
 
-/** Character animation: the character's foreground sways, bounces and stretches with the driving video's motion. */
+/**
+ * Character animation: the character (the subject layer, cut from its backdrop) sways, bounces,
+ * leans and stretches with the driving video's motion: how much moves in each of its frames and
+ * where.
+ */
 async function characterClip(request: VideoRenderRequest): Promise<Clip> {
-  const base = await pictureClip(request, false);
+  const [first] = picturesOf(request);
   const driving = videoOf(request);
+  if (!first) throw new RenderInputError('Character animation needs a picture of the character.');
   if (!driving) throw new RenderInputError('Character animation needs a driving video.');
+  const picture = await loadPicture(first);
+  const size = videoSizeFor(picture);
+  const source = await coverPicture(picture, sourceSizeFor(size));
+  const depth = estimateDepth(source);
+  const layer = subjectLayer(source, depth);
+  const plate = await coverPicture(layer.plate, size);
   const signal = await motionSignal(await readInputFile(driving), VIDEO_FPS);
-  const smoothed = (frame: number): MotionSample => {
+  const frameCount = framesFor(request.preset.motion_length);
+  const amount = amountScale(request.preset.motion_amount);
+  // The driving video's motion, smoothed over five frames (looped when it is shorter than the clip).
+  const motionAt = (frame: number): MotionSample => {
     const window = [-2, -1, 0, 1, 2].map((offset) => signal[(((frame + offset) % signal.length) + signal.length) % signal.length] ?? { energy: 0, x: 0, y: 0 });
-    const mean = (pick: (sample: MotionSample) => number) => window.reduce((sum, sample) => sum + pick(sample), 0) / window.length;
+    const mean = (read: (sample: MotionSample) => number) => window.reduce((sum, sample) => sum + read(sample), 0) / window.length;
     return { energy: mean((sample) => sample.energy), x: mean((sample) => sample.x), y: mean((sample) => sample.y) };
   };
-  const camera = cameraFor({ ...request, preset: { ...request.preset, motion_type: 'Static' } }, false);
   return {
-    ...base,
-    poseAt: (t) => {
-      const motion = smoothed(Math.round(t * (base.frameCount - 1)));
-      const pose = camera.pose(t);
-      return {
-        ...pose,
-        bodyX: 0.05 * motion.x * motion.energy + 0.01 * Math.sin(2 * Math.PI * 2 * t) * motion.energy,
-        bodyY: -0.03 * motion.energy + 0.02 * motion.y * motion.energy,
-        stretchY: 0.08 * (motion.energy - 0.5),
+    size,
+    frameCount,
+    shotAt: () => still(source, depth),
+    poseAt: () => STILL,
+    drawAt: (t, frame) => {
+      const motion = motionAt(Math.round(t * (frameCount - 1)));
+      const beat = Math.sin(2 * Math.PI * 2 * t);
+      const move: SubjectMove = {
+        anchorX: (layer.box.left + layer.box.right) / 2,
+        anchorY: layer.box.bottom,
+        scaleX: 1 - 0.03 * amount * (motion.energy - 0.5),
+        scaleY: 1 + 0.07 * amount * (motion.energy - 0.5),
+        rotate: 0.08 * amount * motion.x * motion.energy,
+        shiftX: (0.04 * motion.x * motion.energy + 0.01 * beat * motion.energy) * amount,
+        shiftY: -0.03 * amount * motion.energy * Math.abs(beat),
       };
+      subjectInto(frame, source, layer, plate, null, move, 0);
     },
   };
 }
@@ -248,8 +271,11 @@ async function drawClip(clip: Clip, logo: PlacedLogo | null): Promise<Uint8Array
   const last = clip.frameCount - 1;
   return encodeFrames(clip.size, clip.frameCount, (index, frame) => {
     const t = (clip.reversed ? last - index : index) / last;
-    const shot = clip.shotAt(t);
-    drawFrame(frame, shot.layers, shot.depth, clip.poseAt(t));
+    if (clip.drawAt) clip.drawAt(t, frame);
+    else {
+      const shot = clip.shotAt(t);
+      drawFrame(frame, shot.layers, shot.depth, clip.poseAt(t));
+    }
     if (clip.wash) tintInPlace(frame, clip.wash.colour, clip.wash.amountAt(t));
     if (logo) drawOver(frame, logo.picture, logo.left, logo.top);
   });

@@ -24,7 +24,7 @@ import { MAX_INPUT_SECONDS, videoFrame } from './video-input.ts';
  */
 
 /** Strict audio sync: the job fails when the lengths differ by more than this (contract §1). */
-export const STRICT_SYNC_TOLERANCE_SECONDS = 0.1;
+const STRICT_SYNC_TOLERANCE_SECONDS = 0.1;
 /** The job engine appends "Your credits were refunded." to a rejected render's message. */
 export const STRICT_SYNC_MESSAGE = 'The audio and the video differ in length by more than 0.1 s.';
 /** Edits work on the input at most this large (long side): enough for the stand-ins, bearable in WASM. */
@@ -176,12 +176,15 @@ async function reframe(request: VideoEditRequest): Promise<Uint8Array> {
     canvas = { width: even(canvas.width * shrink), height: even(canvas.height * shrink) };
     inner = { width: even(width * shrink), height: even(height * shrink) };
   }
+  // ffmpeg refuses a blur radius over a quarter of the frame's short side (the chroma planes are
+  // half size), so a small video gets a smaller blur.
+  const blur = Math.max(1, Math.min(20, Math.floor(Math.min(canvas.width, canvas.height) / 4) - 1));
   const prompt = text(request.args.prompt);
   const tint = prompt.trim() ? `,drawbox=x=0:y=0:w=iw:h=ih:color=${hexColour(hexToRgb(promptPalette(prompt, request.seed)[2]))}@0.25:t=fill` : '';
   return transcode(source, {
     graph:
       `[0:v]split[a][b];[a]scale=${canvas.width}:${canvas.height}:force_original_aspect_ratio=increase,crop=${canvas.width}:${canvas.height},` +
-      `boxblur=20:2,eq=brightness=-0.05${tint}[bg];[b]scale=${inner.width}:${inner.height},setsar=1[fg];` +
+      `boxblur=${blur}:2,eq=brightness=-0.05${tint}[bg];[b]scale=${inner.width}:${inner.height},setsar=1[fg];` +
       `[bg][fg]overlay=(W-w)/2:(H-h)/2,setsar=1[v]`,
     size: canvas,
     audio: 'source',

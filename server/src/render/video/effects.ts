@@ -39,7 +39,7 @@ const LOOK_WORDS: readonly (readonly [Look, readonly string[]])[] = [
 const ALL_LOOKS: readonly Look[] = ['squash', 'inflate', 'melt', 'spin', 'zoom', 'explode', 'levitate', 'pixelate', 'paint', 'shake'];
 
 /** The effect's look from its value and label (Pixverse effects are numeric ids: their label says it). */
-export function lookFor(model: string, effect: string): Look {
+function lookFor(model: string, effect: string): Look {
   const family = VIDEO_EFFECT_FAMILIES[model as EffectFamily] as (typeof VIDEO_EFFECT_FAMILIES)[EffectFamily] | undefined;
   const label = family?.effects.find((candidate) => candidate.value === effect)?.label ?? '';
   const name = `${effect} ${label}`.toLowerCase();
@@ -234,7 +234,7 @@ export async function renderEffectVideo(request: VideoEditRequest): Promise<Uint
   const look = lookFor(request.model, effect);
   const seed = `${request.seed}:${request.model}:${effect}`;
   const scene: EffectScene = { size, first, end, depth: estimateDepth(first), seed, palette: hexToRgb(promptPalette(effect, seed)[2]) };
-  const layer = SUBJECT_LOOKS.includes(look) ? subjectLayer(first) : null;
+  const layer = SUBJECT_LOOKS.includes(look) ? subjectLayer(first, scene.depth) : null;
   // The subject looks read the backdrop and the end frame pixel for pixel: resized to the frame once.
   const plate = layer ? await coverPicture(layer.plate, size) : null;
   const endAtSize = end && layer ? await coverPicture(end, size) : null;

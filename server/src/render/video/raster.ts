@@ -34,33 +34,6 @@ export function reflect(value: number): number {
   return period <= 1 ? period : 2 - period;
 }
 
-/**
- * Bilinear sample of `picture` at normalised (u, v) ∈ [0, 1]², added into `out` at `offset`
- * with `weight` (callers sum several samples for cross-fades).
- */
-export function sampleInto(picture: Rgba, u: number, v: number, out: Float32Array, weight: number): void {
-  const { width, height, data } = picture;
-  const x = clamp(u * width - 0.5, 0, width - 1);
-  const y = clamp(v * height - 0.5, 0, height - 1);
-  const x0 = x | 0;
-  const y0 = y | 0;
-  const x1 = x0 + 1 < width ? x0 + 1 : x0;
-  const y1 = y0 + 1 < height ? y0 + 1 : y0;
-  const fx = x - x0;
-  const fy = y - y0;
-  const a = (y0 * width + x0) * 4;
-  const b = (y0 * width + x1) * 4;
-  const c = (y1 * width + x0) * 4;
-  const d = (y1 * width + x1) * 4;
-  const wa = (1 - fx) * (1 - fy) * weight;
-  const wb = fx * (1 - fy) * weight;
-  const wc = (1 - fx) * fy * weight;
-  const wd = fx * fy * weight;
-  for (let channel = 0; channel < 4; channel += 1) {
-    out[channel] = (out[channel] ?? 0) + (data[a + channel] ?? 0) * wa + (data[b + channel] ?? 0) * wb + (data[c + channel] ?? 0) * wc + (data[d + channel] ?? 0) * wd;
-  }
-}
-
 /** Hex colour ("#rrggbb") → [r, g, b]. */
 export function hexToRgb(hex: string): [number, number, number] {
   const value = Number.parseInt(hex.replace('#', '').slice(0, 6), 16);

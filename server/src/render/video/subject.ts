@@ -1,11 +1,13 @@
+import { depthAt, type DepthMap } from './depth.ts';
 import { clamp, smoothstep, type Rgba } from './raster.ts';
 import { sampleRgb } from './warp.ts';
 
 /**
- * The subject as a layer: an alpha mask of the pixels that differ from the colour around the
- * picture's border (a soft centre ellipse when that finds almost nothing or almost everything),
+ * The subject as a layer: an alpha mask of the near pixels (depth estimate) that differ from the
+ * colour around the picture's border (a soft centre ellipse when that finds almost nothing or
+ * almost everything),
  * and a clean plate (the picture with the subject filled by the backdrop colour) to show where
- * the subject was. Subject effects move that layer over the plate.
+ * the subject was. Video effects and character animation move that layer over the plate.
  */
 export interface SubjectLayer {
   mask: Float32Array;
@@ -14,7 +16,7 @@ export interface SubjectLayer {
   box: { left: number; top: number; right: number; bottom: number };
 }
 
-export function subjectLayer(picture: Rgba): SubjectLayer {
+export function subjectLayer(picture: Rgba, depth: DepthMap): SubjectLayer {
   const { width, height, data } = picture;
   const ring = Math.max(2, Math.round(Math.min(width, height) * 0.03));
   const backdrop = [0, 0, 0];
@@ -33,7 +35,9 @@ export function subjectLayer(picture: Rgba): SubjectLayer {
   for (let pixel = 0; pixel < mask.length; pixel += 1) {
     const offset = pixel * 4;
     const distance = Math.hypot((data[offset] ?? 0) - br, (data[offset + 1] ?? 0) - bg, (data[offset + 2] ?? 0) - bb);
-    mask[pixel] = clamp((distance - 30) / 50, 0, 1);
+    // Far details that differ from the backdrop (clouds, a distant sign) stay in the background.
+    const near = smoothstep(0.4, 0.6, depthAt(depth, ((pixel % width) + 0.5) / width, (Math.floor(pixel / width) + 0.5) / height));
+    mask[pixel] = clamp((distance - 30) / 50, 0, 1) * near;
     share += mask[pixel] ?? 0;
   }
   share /= mask.length;

@@ -23,9 +23,7 @@ export interface VideoTaskResults {
   probeMedia: MediaProbe;
 }
 
-export type VideoTaskResult = VideoTaskResults[VideoTask['op']];
-
-export async function runVideoTask(task: VideoTask): Promise<VideoTaskResult> {
+export async function runVideoTask(task: VideoTask): Promise<VideoTaskResults[VideoTask['op']]> {
   switch (task.op) {
     case 'renderVideo':
       return renderCreationVideo(task.request);

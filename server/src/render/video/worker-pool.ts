@@ -39,6 +39,9 @@ function reviveError(error: Failure): Error {
   return revived;
 }
 
+/** The longest one video task may run (a 10 s clip renders in seconds; a 30 s edit in well under a minute). */
+const TASK_TIMEOUT_MS = 5 * 60 * 1000;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
@@ -63,7 +66,18 @@ class VideoWorker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending = { id, callbacks: { resolve, reject } };
+      // A task that hangs (a WASM run that never returns) must not hold the worker, and its job's
+      // lease, for ever: the worker is stopped and the task fails.
+      const timeout = setTimeout(() => {
+        this.fail(new Error(`The video task took longer than ${TASK_TIMEOUT_MS / 1000} s and was stopped.`));
+        void this.worker.terminate();
+      }, TASK_TIMEOUT_MS);
+      timeout.unref();
+      const settled = <T,>(callback: (value: T) => void) => (value: T) => {
+        clearTimeout(timeout);
+        callback(value);
+      };
+      this.pending = { id, callbacks: { resolve: settled(resolve), reject: settled(reject) } };
       this.worker.postMessage({ id, task } satisfies WorkerRequest);
     });
   }
