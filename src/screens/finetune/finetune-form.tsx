@@ -1,17 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Group, Paper, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Button, Group, Paper, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
-import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { UploadField } from '@/components/media/upload-field';
 import { optionsForTool } from '@/config/asset-tools';
 import { FINETUNE_KIND_LIST, FINETUNE_KINDS, FINETUNE_TOOL, type FinetuneKind, type FinetuneKindInfo } from '@/config/finetune';
 import { FINETUNE_TEXTS } from '@/config/finetune-texts';
-import { SUBMIT_COOLDOWN_MS } from '@/config/limits';
 import { MODEL_COSTS } from '@/config/model-costs';
 import { ROUTES } from '@/config/routes';
+import { GenerateBar } from '@/components/jobs/generate-bar';
+import { useHandOver } from '@/components/jobs/use-hand-over';
 import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import { FINETUNE_ENDPOINT } from '@/machines/finetunes/finetunes.machine';
@@ -70,10 +70,8 @@ export function FinetuneForm() {
     pairs: placeIds('pair', 1, minimumPlaces(FINETUNE_KINDS.FluxKontextFinetune)),
   }));
 
-  // Generate is handed over once: pressed again while the form is checked, or just after
-  // (SUBMIT_COOLDOWN_MS), it does nothing.
-  const [sendPhase, setSendPhase] = useState<'idle' | 'sending' | 'sent'>('idle');
-  const handingOver = useRef(false);
+  // Generate is handed over once (see useHandOver).
+  const { phase: sendPhase, handOver, markSent } = useHandOver();
   const picturesHeadingId = useId();
 
   // The schema follows the places shown, so it is built when the values are checked.
@@ -87,14 +85,8 @@ export function FinetuneForm() {
   const kind = FINETUNE_KINDS[kindValue];
   const pictures = watch('pictures');
   const cost = kindCosts.get(kind.value) ?? MODEL_COSTS[kind.value];
-  const { reason, signInLink, balance } = useSubmitBlocker(cost);
+  const blocker = useSubmitBlocker(cost);
   const pictureErrors = formState.errors.pictures;
-
-  useEffect(() => {
-    if (sendPhase !== 'sent') return;
-    const timer = window.setTimeout(() => setSendPhase('idle'), SUBMIT_COOLDOWN_MS);
-    return () => window.clearTimeout(timer);
-  }, [sendPhase]);
 
   // After a first "Generate", every picture change checks the pictures again as a whole: the count
   // and pair rules span them all.
@@ -136,7 +128,7 @@ export function FinetuneForm() {
 
   const submit = handleSubmit((values) => {
     const chosen = FINETUNE_KINDS[values.kind];
-    setSendPhase('sent');
+    markSent();
     jobs.send({
       type: 'jobs.submit',
       request: {
@@ -151,17 +143,7 @@ export function FinetuneForm() {
     });
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (handingOver.current || sendPhase !== 'idle') return;
-    handingOver.current = true;
-    setSendPhase('sending');
-    void submit(event).finally(() => {
-      handingOver.current = false;
-      // Refused by the form: Generate is available again at once.
-      setSendPhase((phase) => (phase === 'sending' ? 'idle' : phase));
-    });
-  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => handOver(event, submit);
 
   const places = kind.pairs ? slots.pairs.length : slots.images.length;
   const canAdd = places < maximumPlaces(kind);
@@ -297,37 +279,14 @@ export function FinetuneForm() {
           />
         )}
 
-        <Stack gap={4}>
-          <Text size="sm" aria-live="polite" data-testid="finetune-cost">
-            {FINETUNE_TEXTS.cost(cost, balance)}
-          </Text>
-          <Group gap="sm" align="center">
-            <Button
-              type="submit"
-              disabled={reason !== null || sendPhase !== 'idle'}
-              loading={sendPhase === 'sending'}
-              aria-describedby={reason ? 'finetune-blocked-reason' : undefined}
-            >
-              {FINETUNE_TEXTS.generate}
-            </Button>
-            {sendPhase === 'sent' && reason === null && (
-              <Text size="sm" c="teal" role="status">
-                {FINETUNE_TEXTS.submitted}
-              </Text>
-            )}
-            {reason && (
-              <Text size="sm" c="dimmed" id="finetune-blocked-reason">
-                {signInLink ? (
-                  <Anchor component={Link} to={ROUTES.authentication}>
-                    {reason}
-                  </Anchor>
-                ) : (
-                  reason
-                )}
-              </Text>
-            )}
-          </Group>
-        </Stack>
+        <GenerateBar
+          costTestId="finetune-cost"
+          cost={FINETUNE_TEXTS.cost(cost, blocker.balance)}
+          blocker={blocker}
+          phase={sendPhase}
+          label={FINETUNE_TEXTS.generate}
+          submitted={FINETUNE_TEXTS.submitted}
+        />
       </Stack>
     </Paper>
   );

@@ -1,11 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Group, NumberInput, Paper, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { useTrainedModelOptions } from '@/components/finetune/trained-models';
+import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
+import { useHandOver } from '@/components/jobs/use-hand-over';
 import { UploadField } from '@/components/media/upload-field';
 import { PromptField } from '@/components/prompt/prompt-field';
 import { SessionActorContext } from '@/components/session/session-context';
@@ -13,8 +15,6 @@ import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import { optionsForTool } from '@/config/asset-tools';
 import type { GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
-import { SUBMIT_COOLDOWN_MS } from '@/config/limits';
-import { ROUTES } from '@/config/routes';
 import { VOICES } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
@@ -71,10 +71,8 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   // The ids of the picture slots added beyond a repeated field's minimum, in order.
   const [extraPictures, setExtraPictures] = useState<Record<string, string[]>>({});
   const nextSlotId = useRef(1);
-  // Generate is handed over once: pressed again while the form is checked and the job handed to
-  // the registry, or just after (SUBMIT_COOLDOWN_MS), it does nothing.
-  const [sendPhase, setSendPhase] = useState<'idle' | 'sending' | 'sent'>('idle');
-  const handingOver = useRef(false);
+  // Generate is handed over once (see useHandOver).
+  const { phase: sendPhase, handOver, markSent } = useHandOver();
 
   // The schema follows the chosen model and the picture slots, so it is built from the values
   // being checked (react-hook-form takes the latest resolver on every render).
@@ -99,7 +97,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   const firstPicture =
     slots.filter((slot) => slot.media === 'image').map((slot) => pictures?.[slot.key]).find((url) => Boolean(url)) ?? null;
   const growable = growableField(spec, slots);
-  const { reason, signInLink, balance } = useSubmitBlocker(chosen ? chosen.required_credits : null);
+  const blocker = useSubmitBlocker(chosen ? chosen.required_credits : null);
   const source = useSourceVideo();
 
   // The configuration can arrive after the first render (defaults first, SPEC §3), or drop the
@@ -123,15 +121,9 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     }
   }, [options, linkedModel, formState.dirtyFields.option, setValue]);
 
-  useEffect(() => {
-    if (sendPhase !== 'sent') return;
-    const timer = window.setTimeout(() => setSendPhase('idle'), SUBMIT_COOLDOWN_MS);
-    return () => window.clearTimeout(timer);
-  }, [sendPhase]);
-
   const submit = handleSubmit((values) => {
     if (!chosen) return;
-    setSendPhase('sent');
+    markSent();
     jobs.send({
       type: 'jobs.submit',
       request: {
@@ -146,17 +138,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     });
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (handingOver.current || sendPhase !== 'idle') return;
-    handingOver.current = true;
-    setSendPhase('sending');
-    void submit(event).finally(() => {
-      handingOver.current = false;
-      // Refused by the form (a missing prompt or picture): Generate is available again at once.
-      setSendPhase((phase) => (phase === 'sending' ? 'idle' : phase));
-    });
-  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => handOver(event, submit);
 
   const addPicture = (field: string) => {
     const id = `added${nextSlotId.current}`;
@@ -336,39 +318,12 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           />
         )}
 
-        <Stack gap={4}>
-          {chosen && (
-            <Text size="sm" aria-live="polite" data-testid="generation-cost">
-              {TOOL_TEXTS.cost(chosen.required_credits, balance)}
-            </Text>
-          )}
-          <Group gap="sm" align="center">
-            <Button
-              type="submit"
-              disabled={reason !== null || sendPhase !== 'idle'}
-              loading={sendPhase === 'sending'}
-              aria-describedby={reason ? 'generate-blocked-reason' : undefined}
-            >
-              {TOOL_TEXTS.generate}
-            </Button>
-            {sendPhase === 'sent' && reason === null && (
-              <Text size="sm" c="teal" role="status">
-                {TOOL_TEXTS.submitted}
-              </Text>
-            )}
-            {reason && (
-              <Text size="sm" c="dimmed" id="generate-blocked-reason">
-                {signInLink ? (
-                  <Anchor component={Link} to={ROUTES.authentication}>
-                    {reason}
-                  </Anchor>
-                ) : (
-                  reason
-                )}
-              </Text>
-            )}
-          </Group>
-        </Stack>
+        <GenerateBar
+          costTestId="generation-cost"
+          cost={chosen ? TOOL_TEXTS.cost(chosen.required_credits, blocker.balance) : null}
+          blocker={blocker}
+          phase={sendPhase}
+        />
       </Stack>
     </Paper>
   );

@@ -17,7 +17,9 @@ import {
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, type Control, type Resolver } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
+import { useHandOver } from '@/components/jobs/use-hand-over';
 import { UploadField } from '@/components/media/upload-field';
 import { PromptField } from '@/components/prompt/prompt-field';
 import { FRAME_SELECTIONS } from '@/config/enums';
@@ -39,8 +41,6 @@ import {
 } from '@/config/video-creation';
 import { VIDEO_TEXTS } from '@/config/video-texts';
 import { selectCameraMovements, selectMediaTools } from '@/machines/app-config/app-config.selectors';
-import { GenerateBar } from '@/screens/video/generate-bar';
-import { useHandOver } from '@/screens/video/use-hand-over';
 import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import {
   canAddComposerPicture,
@@ -411,7 +411,23 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
           />
         )}
 
-        <GenerateBar cost={cost} blocker={blocker} phase={phase} />
+        <GenerateBar
+          costTestId="video-cost"
+          cost={
+            cost && cost.videos > 0 ? (
+              <>
+                <span>{VIDEO_TEXTS.cost(cost.videos, cost.perVideo)}</span>
+                {blocker.balance !== null && (
+                  <Text span size="sm" c="dimmed">
+                    {` · ${VIDEO_TEXTS.balance(blocker.balance)}`}
+                  </Text>
+                )}
+              </>
+            ) : null
+          }
+          blocker={blocker}
+          phase={phase}
+        />
       </Stack>
     </Paper>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { SUBMIT_COOLDOWN_MS } from '@/config/limits';
 
-export type SendPhase = 'idle' | 'sending' | 'sent';
+import type { SendPhase } from '@/components/jobs/generate-bar';
 
 /**
  * "Generate" hands a job over once: pressed again while the form is checked and the job handed to
