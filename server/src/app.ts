@@ -25,6 +25,7 @@ import { finetuneRoutes } from './routes/finetune.ts';
 import { generationRoutes } from './routes/generation.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { storyRoutes } from './routes/story.ts';
 import { textRoutes } from './routes/text.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 
@@ -183,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await textRoutes(api, mediaDeps);
       await batchRoutes(api, mediaDeps);
       await finetuneRoutes(api, mediaDeps);
+      await storyRoutes(api, mediaDeps);
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },

@@ -46,6 +46,7 @@ const VideoCreationScreen = lazyScreen(() => import('@/screens/video/video-creat
 const FinetuneScreen = lazyScreen(() => import('@/screens/finetune/finetune-screen'), 'FinetuneScreen');
 const AlbumsScreen = lazyScreen(() => import('@/screens/albums/albums-screen'), 'AlbumsScreen');
 const AlbumScreen = lazyScreen(() => import('@/screens/albums/album-screen'), 'AlbumScreen');
+const StoryScreen = lazyScreen(() => import('@/screens/story/story-screen'), 'StoryScreen');
 const UploadScreen = lazyScreen(() => import('@/screens/tools/upload-screen'), 'UploadScreen');
 const GroupIndexScreen = lazyScreen(() => import('@/screens/tools/group-index-screen'), 'GroupIndexScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
@@ -105,9 +106,15 @@ function AlbumRoute() {
   return <AlbumScreen key={id} id={id ?? ''} />;
 }
 
+/** One story of AI Story, resumed where the person left it; keyed by id so another story starts afresh. */
+function StoryRoute() {
+  const { id } = useParams();
+  return <StoryScreen key={id} id={id ?? ''} />;
+}
+
 /**
- * Each tool page: a generation tool (image, audio, video editing), a video creation type, or LoRA
- * Finetune; AI Story stays a placeholder until its issue.
+ * Each tool page: a generation tool (image, audio, video editing), a video creation type, LoRA
+ * Finetune, or AI Story (a new story, then the person's stories).
  */
 function toolRoute(title: string, path: string, group: MenuGroup | undefined): RouteObject {
   const groupLabel = group?.label ?? '';
@@ -124,6 +131,8 @@ function toolRoute(title: string, path: string, group: MenuGroup | undefined): R
     );
   } else if (path === ROUTES.aiProduction.finetune) {
     element = <FinetuneScreen groupLabel={groupLabel} groupPath={groupPath} />;
+  } else if (path === ROUTES.aiProduction.aiStory) {
+    element = <StoryScreen key="new" id={null} />;
   } else {
     element = <ToolPlaceholderScreen title={title} groupLabel={groupLabel} groupPath={groupPath} />;
   }
@@ -167,6 +176,7 @@ export const routes: RouteObject[] = [
       })),
       { path: ROUTES.aiVideo.albums, handle: titled('Albums'), element: <AlbumsScreen /> },
       { path: `${ROUTES.aiVideo.albums}/:id`, handle: titled('Album'), element: <AlbumRoute /> },
+      { path: `${ROUTES.aiProduction.aiStory}/:id`, handle: titled('AI Story'), element: <StoryRoute /> },
       ...USE_CASE_PAGES.map((useCase) => ({
         path: useCase.path,
         handle: titled(useCase.title),

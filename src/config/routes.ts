@@ -48,6 +48,8 @@ export const ROUTES = {
   aiProduction: {
     root: '/ai-production/',
     aiStory: '/ai-production/ai-story',
+    /** Kinora's: one story of AI Story, resumed at the step the person was on. */
+    story: (id: string): string => `/ai-production/ai-story/${encodeURIComponent(id)}`,
     finetune: '/ai-production/finetune',
   },
   useCases: {

@@ -120,9 +120,12 @@ export async function completeIdempotencyKey(
   );
 }
 
-/** A request that failed frees its key: a retry with the same key may succeed. */
+/**
+ * A request that failed frees its key: a retry with the same key may succeed. A key already bound
+ * to a committed job (it failed after paying) is kept: a retry replays that job, never pays again.
+ */
 export async function releaseIdempotencyKey(db: Database, userSub: string, key: string): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE user_sub = $1 AND key = $2 AND state = 'pending'`, [userSub, key]);
+  await db.query(`DELETE FROM idempotency_keys WHERE user_sub = $1 AND key = $2 AND state = 'pending' AND media_id IS NULL`, [userSub, key]);
 }
 
 /** Keeps a long-running request's key from looking abandoned (async_mode=false waits up to 5 min). */

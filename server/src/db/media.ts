@@ -123,14 +123,16 @@ export interface NewMedia {
   /** SPEC §3: "3" when the results live at paths below base_url (video creation jobs). */
   version?: string;
   batchId?: string | null;
+  /** The AI Story this job makes a part of (media.story_id). */
+  storyId?: string | null;
 }
 
 export async function insertMedia(tx: Queryable, media: NewMedia): Promise<MediaRow> {
   const { rows } = await tx.query<MediaRow>(
     `INSERT INTO media (id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged, args, image_urls,
-       inputs, items, asset_id, logo_variant, finished_at, version, batch_id)
+       inputs, items, asset_id, logo_variant, finished_at, version, batch_id, story_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15, $16,
-       CASE WHEN $17::boolean THEN clock_timestamp() END, $18, $19)
+       CASE WHEN $17::boolean THEN clock_timestamp() END, $18, $19, $20)
      RETURNING ${mediaColumns}`,
     [
       media.id ?? newPublicId(),
@@ -152,6 +154,7 @@ export async function insertMedia(tx: Queryable, media: NewMedia): Promise<Media
       media.finished ?? false,
       media.version ?? '1',
       media.batchId ?? null,
+      media.storyId ?? null,
     ],
   );
   const row = rows[0];

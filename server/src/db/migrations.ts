@@ -263,6 +263,34 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE status IN ('processing_source', 'processing_3d', 'processing_bullet')`,
     ],
   },
+  {
+    id: 7,
+    name: 'stories',
+    statements: [
+      // SPEC §3 Story: an idea, its settings and reference pictures, the storyboard (JSON, naming
+      // every generated part by its media job) and the last join of its videos. Every job a story
+      // makes is a media row pointing back here (media.story_id), so deleting it finds them all.
+      `CREATE TABLE stories (
+        id text PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        idea text NOT NULL,
+        duration integer NOT NULL,
+        aspect_ratio text NOT NULL,
+        style text NOT NULL,
+        image_urls jsonb NOT NULL DEFAULT '[]'::jsonb,
+        step text NOT NULL DEFAULT 'storyboard',
+        storyboard jsonb NOT NULL,
+        args jsonb NOT NULL DEFAULT '{}'::jsonb,
+        concat_media_id text,
+        concat_source text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE INDEX stories_user_created_idx ON stories (user_sub, created_at DESC)`,
+      `ALTER TABLE media ADD COLUMN story_id text`,
+      `CREATE INDEX media_story_idx ON media (story_id) WHERE story_id IS NOT NULL`,
+    ],
+  },
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BATCH_CLIP_TOOL, BATCH_CONCAT_TOOL } from '../../../src/config/batch.ts';
 import { FINETUNE_TOOL } from '../../../src/config/finetune.ts';
 import { generationToolBySlug } from '../../../src/config/generation-tools.ts';
+import { STORY_AUDIO_MODELS, STORY_TOOLS } from '../../../src/config/story.ts';
 import { VIDEO_CREATION_TOOLS, type VideoCreationType } from '../../../src/config/video-creation.ts';
 import { parsePosePreset, type PosePreset } from '../../../src/lib/pose-preset.ts';
 import { resultLabel, type LabelArgs, type ResultLabelKind } from '../../../src/lib/result-labels.ts';
@@ -54,8 +55,10 @@ export class StoppedError extends Error {
 const AUDIO_TOOLS: readonly AudioTool[] = ['text-to-speech', 'text-to-audio', 'text-to-music'];
 const isAudioTool = (tool: string): tool is AudioTool => (AUDIO_TOOLS as readonly string[]).includes(tool);
 
-/** The media `tool` of each creation type, and of a batch's clips (whose args name their creation type). */
-const CREATION_TOOLS: ReadonlySet<string> = new Set<string>([...Object.values(VIDEO_CREATION_TOOLS), BATCH_CLIP_TOOL]);
+/** The media `tool` of each creation type, and of a batch's clips and a story's videos (whose args name their creation type). */
+const CREATION_TOOLS: ReadonlySet<string> = new Set<string>([...Object.values(VIDEO_CREATION_TOOLS), BATCH_CLIP_TOOL, STORY_TOOLS.video]);
+/** Jobs that join clips into one video: a batch's and a story's. */
+const CONCAT_TOOLS: ReadonlySet<string> = new Set<string>([BATCH_CONCAT_TOOL, STORY_TOOLS.concat]);
 /** SPEC §3 bullet_version of the result folders Kinora writes. */
 export const BULLET_VERSION = '1';
 /** Result files of a single-video job (video tools, a batch's joined video): at the media's base_url. */
@@ -228,7 +231,31 @@ async function renderVideoTool(db: Queryable, store: MediaStore, provider: Rende
 }
 
 /**
- * A batch's joined video: its video inputs are the clips in order (the album's result videos, then
+ * The audio tool a job renders with: its own, or for a story's sound the tool of its kind
+ * (narration → text-to-speech, music → text-to-music).
+ */
+function audioToolOf(job: Pick<MediaRow, 'tool' | 'args'>): AudioTool {
+  if (job.tool === STORY_TOOLS.audio) {
+    const kind = text(job.args.audio_kind);
+    if (kind === 'speech' || kind === 'music') return STORY_AUDIO_MODELS[kind].tool;
+    throw new Error(`no audio pipeline for a story sound of kind "${kind}"`);
+  }
+  if (!isAudioTool(job.tool)) throw new Error(`no audio pipeline for tool ${job.tool}`);
+  return job.tool;
+}
+
+/**
+ * The tool the provider draws a picture with. A story's element picture is drawn like a
+ * text-to-image (or, from a reference picture, an image-to-image); a scene picture keeps its own
+ * tool, which composites the element pictures into the scene.
+ */
+function imageToolOf(job: Pick<MediaRow, 'tool' | 'inputs'>): string {
+  if (job.tool === STORY_TOOLS.element) return job.inputs.length > 0 ? 'image-to-image' : 'text-to-image';
+  return job.tool;
+}
+
+/**
+ * A batch's (or a story's) joined video: its video inputs are the clips in order (the album's result videos, then
  * its additional videos), an audio input (the first) plays under it.
  */
 async function renderConcat(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
@@ -281,16 +308,15 @@ export async function runPipeline(
   const seed = renderSeed(job);
   if (job.kind === 'video') {
     if (isVideoCreationJob(job)) return renderCreation(db, store, provider, job, options);
-    if (job.tool === BATCH_CONCAT_TOOL) return renderConcat(db, store, provider, job);
+    if (CONCAT_TOOLS.has(job.tool)) return renderConcat(db, store, provider, job);
     if (generationToolBySlug(job.tool)?.kind === 'video') return renderVideoTool(db, store, provider, job);
     throw new Error(`no video pipeline for tool ${job.tool}`);
   }
   if (job.tool === FINETUNE_TOOL) return renderFinetune(db, store, provider, job);
   if (job.kind === 'audio') {
-    if (!isAudioTool(job.tool)) throw new Error(`no audio pipeline for tool ${job.tool}`);
     const duration = Number(job.args.duration);
     const rendered = await provider.renderAudio({
-      tool: job.tool,
+      tool: audioToolOf(job),
       model,
       prompt,
       voice: text(job.args.voice) || undefined,
@@ -312,7 +338,7 @@ export async function runPipeline(
     };
   }
   const rendered = await provider.renderImage({
-    tool: job.tool,
+    tool: imageToolOf(job),
     model,
     prompt,
     args: job.args,

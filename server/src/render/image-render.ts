@@ -363,6 +363,129 @@ async function replaceBackground(subject: Picture, backdrop: Picture | null, req
 }
 
 // ---------------------------------------------------------------------------------------------
+// A story's scene picture
+
+/** The media tool of a story's scene pictures (STORY_TOOLS.scene). */
+const SCENE_IMAGE_TOOL = 'scene-image';
+
+type SceneElementKind = 'character' | 'place' | 'object';
+
+/** `element_kinds`, parallel to the inputs; an unknown or missing kind is a figure (a character). */
+function elementKinds(value: unknown, count: number): SceneElementKind[] {
+  const list = Array.isArray(value) ? value : [];
+  return Array.from({ length: count }, (_, index) => {
+    const kind = list[index];
+    return kind === 'place' || kind === 'object' ? kind : 'character';
+  });
+}
+
+/** How much of the frame's height a character fills, per shot: small in a wide shot, large in a close-up. */
+const SHOT_FIGURE_HEIGHT: Readonly<Record<string, number>> = {
+  wide: 0.5,
+  aerial: 0.34,
+  medium: 0.68,
+  tracking: 0.62,
+  'over-shoulder': 0.74,
+  'close-up': 0.86,
+};
+
+/** How much a picture's border varies (mean distance from its mean colour): low on a plain backdrop. */
+function borderSpread(picture: Picture): number {
+  const { data, width, height } = picture;
+  const border = Math.max(2, Math.round(Math.min(width, height) * 0.02));
+  const samples: [number, number, number][] = [];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (x >= border && x < width - border && y >= border && y < height - border) continue;
+      const offset = (y * width + x) * 4;
+      samples.push([data[offset] ?? 0, data[offset + 1] ?? 0, data[offset + 2] ?? 0]);
+    }
+  }
+  const mean = [0, 1, 2].map((channel) => samples.reduce((sum, sample) => sum + (sample[channel] ?? 0), 0) / samples.length);
+  return samples.reduce((sum, sample) => sum + Math.hypot(sample[0] - (mean[0] ?? 0), sample[1] - (mean[1] ?? 0), sample[2] - (mean[2] ?? 0)), 0) / samples.length;
+}
+
+/** A feathered silhouette in the box: a person (head and shoulders to the feet) or a rounded object. */
+function silhouetteSvg(width: number, height: number, kind: SceneElementKind): string {
+  const feather = Math.max(1, Math.round(Math.min(width, height) * 0.012));
+  const filter = `<defs><filter id="f" x="-10%" y="-10%" width="120%" height="120%"><feGaussianBlur stdDeviation="${feather}"/></filter></defs>`;
+  const w = (fraction: number) => Math.round(width * fraction * 10) / 10;
+  const h = (fraction: number) => Math.round(height * fraction * 10) / 10;
+  const shape =
+    kind === 'character'
+      ? `<ellipse cx="${w(0.5)}" cy="${h(0.2)}" rx="${w(0.2)}" ry="${h(0.16)}"/>` +
+        `<path d="M${w(0.1)} ${h(0.98)}C${w(0.06)} ${h(0.5)} ${w(0.2)} ${h(0.38)} ${w(0.5)} ${h(0.38)}C${w(0.8)} ${h(0.38)} ${w(0.94)} ${h(0.5)} ${w(0.9)} ${h(0.98)}Z"/>`
+      : `<rect x="${w(0.06)}" y="${h(0.06)}" width="${w(0.88)}" height="${h(0.88)}" rx="${w(0.3)}"/>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${filter}<g fill="#fff" filter="url(#f)">${shape}</g></svg>`;
+}
+
+/**
+ * An element picture cut out as a figure: keyed from its plain backdrop when it has one (a photo
+ * or a reference on a studio backdrop), else cut along a silhouette of its kind (a generated
+ * picture fills its whole frame).
+ */
+async function sceneFigure(picture: Picture, kind: SceneElementKind, box: { width: number; height: number }): Promise<Picture> {
+  if (borderSpread(picture) < 24) return cutOut(await step(picture, (pipeline) => pipeline.resize(box.width, box.height, { fit: 'inside' })));
+  const shaped = kind === 'character' ? { width: Math.max(8, Math.round(Math.min(box.width, box.height * 0.7))), height: box.height } : box;
+  const fitted = await step(picture, (pipeline) => pipeline.resize(shaped.width, shaped.height, { fit: 'cover', position: 'centre' }));
+  return maskWith(fitted, silhouetteSvg(shaped.width, shaped.height, kind));
+}
+
+/**
+ * A cut-out figure with a soft shadow: its drop shadow beside it and a contact shadow under its
+ * feet, so it stands on the backdrop rather than floating over it.
+ */
+async function figureLayers(cut: Picture, centreX: number, baseline: number, size: Size): Promise<Overlay[]> {
+  const left = Math.max(0, Math.min(size.width - cut.width, centreX - cut.width / 2));
+  const top = Math.max(0, Math.min(size.height - cut.height, baseline - cut.height));
+  const offset = Math.max(2, Math.round(cut.width * 0.04));
+  const shadow = await step(cut, (pipeline) => pipeline.linear([0, 0, 0, 0.45], [0, 0, 0, 0]).blur(Math.max(2, cut.width * 0.03)));
+  const contactWidth = Math.round(cut.width * 0.8);
+  const contactHeight = Math.max(4, Math.round(cut.height * 0.08));
+  const contact = `<svg xmlns="http://www.w3.org/2000/svg" width="${contactWidth}" height="${contactHeight}"><defs><radialGradient id="c"><stop offset="0" stop-color="#000" stop-opacity="0.5"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient></defs><ellipse cx="${contactWidth / 2}" cy="${contactHeight / 2}" rx="${contactWidth / 2}" ry="${contactHeight / 2}" fill="url(#c)"/></svg>`;
+  const contactLeft = Math.max(0, Math.min(size.width - contactWidth, left + (cut.width - contactWidth) / 2));
+  const contactTop = Math.max(0, Math.min(size.height - contactHeight, top + cut.height - contactHeight / 2));
+  const shadowLeft = Math.min(size.width - cut.width, left + offset);
+  const shadowTop = Math.min(size.height - cut.height, top + offset);
+  return [svgOverlay(contact, contactLeft, contactTop), overlay(shadow, shadowLeft, shadowTop), overlay(cut, left, top)];
+}
+
+/**
+ * A story's scene picture (issue 6): the backdrop is the story's place picture when the scene
+ * has one, else the generated scene of the prompt; its characters and objects stand in front of
+ * it as cut-out figures, left to right in the order given, sized by the shot. A palette wash and
+ * the prompt's effects (the story's style) tie the layers together.
+ */
+async function storyScene(inputs: readonly { field: string; picture: Picture }[], request: ImageRenderRequest, size: Size): Promise<Picture> {
+  const kinds = elementKinds(request.args.element_kinds, inputs.length);
+  const placeIndex = kinds.indexOf('place');
+  const place = placeIndex >= 0 ? inputs[placeIndex]?.picture : undefined;
+  const backdrop = place
+    ? await cover(await opaque(place), size)
+    : await svgPicture(sceneSvg({ size, prompt: request.prompt, model: request.model, seed: request.seed, caption: false }));
+  const figures = inputs
+    .map((input, index) => ({ picture: input.picture, kind: kinds[index] ?? 'character' }))
+    .filter((figure, index) => figure.kind !== 'place' || index !== placeIndex)
+    // A second place is not a backdrop: it stands in the scene like an object.
+    .map((figure) => ({ ...figure, kind: figure.kind === 'place' ? ('object' as const) : figure.kind }));
+  const random = seededRandom('story-scene', request.prompt, request.seed);
+  const shot = typeof request.args.shot === 'string' ? request.args.shot : 'medium';
+  const characterHeight = SHOT_FIGURE_HEIGHT[shot] ?? SHOT_FIGURE_HEIGHT.medium ?? 0.68;
+  const slot = size.width / Math.max(1, figures.length);
+  const layers: Overlay[] = [];
+  for (const [index, figure] of figures.entries()) {
+    const height = size.height * characterHeight * (figure.kind === 'object' ? 0.5 : 1) * between(random, 0.92, 1.06);
+    const box = { width: Math.max(8, Math.round(Math.min(slot * 0.92, height))), height: Math.max(8, Math.round(Math.min(size.height, height))) };
+    const centreX = slot * (index + 0.5) + between(random, -0.06, 0.06) * slot;
+    const baseline = size.height * (shot === 'aerial' ? 0.8 : 0.95) - between(random, 0, 0.03) * size.height;
+    layers.push(...(await figureLayers(await sceneFigure(figure.picture, figure.kind, box), centreX, baseline, size)));
+  }
+  const composed = layers.length > 0 ? await compose(backdrop, layers) : backdrop;
+  const washed = await compose(composed, [paletteWash(size, request.prompt, request.seed, 0.18)]);
+  return promptEffects(washed, request.prompt);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Watermark, files
 
 /** The "Kinora" logo badge for a picture (or video frame) of this size; exported for the video frames. */
@@ -413,8 +536,14 @@ async function renderPicture(request: ImageRenderRequest, inputs: readonly { fie
   const first = inputs[0]?.picture ?? null;
   const size = sizeForRatio(ratio, first);
   const byField = (field: string) => inputs.find((input) => input.field === field)?.picture;
+  if (request.tool === SCENE_IMAGE_TOOL) {
+    // A story's frame: the story's ratio, never the shape of an element picture.
+    return { picture: await storyScene(inputs, request, sizeForRatio(ratio, null)), transparent: false };
+  }
   if (!first) {
-    return { picture: await svgPicture(sceneSvg({ size, prompt: request.prompt, model: request.model, seed: request.seed, caption: true })), transparent: false };
+    // A story's element picture carries no caption: it is drawn into the scene pictures.
+    const caption = request.args.story_part !== 'elements';
+    return { picture: await svgPicture(sceneSvg({ size, prompt: request.prompt, model: request.model, seed: request.seed, caption })), transparent: false };
   }
   const pictures = inputs.map((input) => input.picture);
   switch (request.tool) {

@@ -12,6 +12,7 @@ import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
 import { insertContactMessage } from '../db/contact-messages.ts';
 import { deleteBatchesOfUsers } from '../db/batch.ts';
 import { deleteMediaOfUsers } from '../db/media.ts';
+import { deleteStoriesOfUsers } from '../db/stories.ts';
 import { findUserByHandle, findUserBySub, markUserDeleted, type UserRow } from '../db/users.ts';
 import type { JobEngine } from '../jobs/engine.ts';
 import { HttpError, ok, parseInput } from './http.ts';
@@ -79,7 +80,11 @@ export async function userRoutes(app: FastifyInstance, deps: RouteDeps & { engin
     if (user.username.toLowerCase() === GUEST_USERNAME) throw new HttpError(403, DETAILS.guestAccountProtected);
     const removed = await db.transaction(async (tx) => {
       await markUserDeleted(tx, user.sub);
-      const mediaIds = [...(await deleteBatchesOfUsers(tx, [user.sub])), ...(await deleteMediaOfUsers(tx, [user.sub]))];
+      const mediaIds = [
+        ...(await deleteBatchesOfUsers(tx, [user.sub])),
+        ...(await deleteStoriesOfUsers(tx, [user.sub])),
+        ...(await deleteMediaOfUsers(tx, [user.sub])),
+      ];
       try {
         await identity.deleteUser(user.username);
       } catch (error) {

@@ -4,6 +4,7 @@ import { appendLedgerEntry, creditBalance } from '../db/credit-ledger.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { deleteBatchesOfUsers } from '../db/batch.ts';
 import { deleteMediaOfUsers } from '../db/media.ts';
+import { deleteStoriesOfUsers } from '../db/stories.ts';
 import { createScheduledTask, type ScheduledTask } from './scheduled-task.ts';
 
 /**
@@ -24,8 +25,11 @@ export interface GuestContentCleaner {
  */
 export const GUEST_MEDIA_CLEANER: GuestContentCleaner = {
   name: 'media',
-  // Albums first (their live clips are cancelled and refunded with them), then every other item.
-  clean: async (tx, guestSubs) => (await deleteBatchesOfUsers(tx, guestSubs)).length + (await deleteMediaOfUsers(tx, guestSubs)).length,
+  // Albums and stories first (their live jobs are cancelled and refunded with them), then every other item.
+  clean: async (tx, guestSubs) =>
+    (await deleteBatchesOfUsers(tx, guestSubs)).length +
+    (await deleteStoriesOfUsers(tx, guestSubs)).length +
+    (await deleteMediaOfUsers(tx, guestSubs)).length,
 };
 
 /**

@@ -1,0 +1,213 @@
+import type { SnapshotFrom } from 'xstate';
+import type { StoryPart, StoryStep } from '@/config/story';
+import { classifyStatus } from '@/lib/job-status';
+import type { StoryCost, StoryPartStates } from '@/lib/story';
+import {
+  audioCost,
+  concatProblem,
+  currentConcatSource,
+  partCost,
+  reachableSteps,
+  resultUrlOf,
+  runningCounts,
+} from '@/machines/story/story-board';
+import { saveStateOf, statesOf } from '@/machines/story/story-wizard.machine';
+import type { Media, SaveState, Storyboard, StoryWizardContext, storyWizardMachine } from '@/machines/story/story-wizard.machine';
+
+export type StoryWizardSnapshot = SnapshotFrom<typeof storyWizardMachine>;
+export type { SaveState } from '@/machines/story/story-wizard.machine';
+
+/** Where the wizard is: a step, or loading / not found / failed, or joining / done. */
+export type WizardState = 'loading' | 'loadFailed' | 'notFound' | StoryStep | 'concatenating' | 'done';
+
+/** What the page is busy with now (its buttons wait). */
+export type StoryBusy = null | 'creating' | 'saving-idea' | 'rewriting' | 'generating' | 'cancelling' | 'joining';
+
+export interface StoryView {
+  id: string;
+  /** The storyboard's title (the draft's). */
+  title: string;
+  idea: string;
+  duration: number;
+  aspectRatio: string;
+  style: string;
+  /** Signed URLs of the reference pictures the story started from. */
+  imageUrls: string[];
+  /** The storyboard being edited (the person's draft). */
+  board: Storyboard;
+  /** Every generated part's state, staleness derived from the draft. */
+  states: StoryPartStates;
+  reachable: Record<StoryStep, boolean>;
+  saveState: SaveState;
+  /** Why the last save failed (shown with "Not saved — retrying"). */
+  saveError: string | null;
+  busy: StoryBusy;
+  generatingPart: StoryPart | null;
+  running: Record<StoryPart, number>;
+  /** Polling waits while the page is hidden. */
+  paused: boolean;
+  error: string | null;
+  credit: number | null;
+  creditLoading: boolean;
+}
+
+/** One generated part's job as a card shows it. */
+export interface PartView {
+  status: 'queued' | 'running' | 'done' | 'failed';
+  /** 0…100. */
+  progress: number;
+  url: string | null;
+  thumbnailUrl: string | null;
+  error: string | null;
+}
+
+export interface FinalFilmView {
+  state: 'none' | 'running' | 'ready' | 'failed' | 'stale';
+  url: string | null;
+  posterUrl: string | null;
+  progress: number;
+  error: string | null;
+}
+
+export type PartCostView = StoryCost & { ids: string[]; affordable: boolean };
+
+const topState = (snapshot: StoryWizardSnapshot): string =>
+  typeof snapshot.value === 'string' ? snapshot.value : (Object.keys(snapshot.value)[0] ?? 'loading');
+
+export const selectWizardState = (snapshot: StoryWizardSnapshot): WizardState => topState(snapshot) as WizardState;
+
+/** The stepper's active step (joining and the finished film belong to the scriptboard). */
+export function selectActiveStep(snapshot: StoryWizardSnapshot): StoryStep {
+  const state = selectWizardState(snapshot);
+  if (state === 'concatenating' || state === 'done') return 'scriptboard';
+  if (state === 'loading' || state === 'loadFailed' || state === 'notFound') return 'idea';
+  return state;
+}
+
+export function selectBusy(snapshot: StoryWizardSnapshot): StoryBusy {
+  const state = selectWizardState(snapshot);
+  if (state === 'idea') {
+    if (snapshot.matches({ idea: 'creating' })) return 'creating';
+    if (snapshot.matches({ idea: 'savingIdea' })) return 'saving-idea';
+    if (snapshot.matches({ idea: 'rewriting' })) return 'rewriting';
+    return null;
+  }
+  if (state === 'concatenating') return snapshot.matches({ concatenating: 'cancelling' }) ? 'cancelling' : 'joining';
+  if (state === 'storyboard' || state === 'elements' || state === 'scenes' || state === 'scriptboard' || state === 'done') {
+    const sub = (snapshot.value as Record<string, unknown>)[state];
+    if (sub === 'rewriting' || (typeof sub === 'object' && sub !== null && 'rewriting' in sub)) return 'rewriting';
+    if (typeof sub === 'object' && sub !== null && 'generating' in sub) return 'generating';
+    if (sub === 'cancelling') return 'cancelling';
+  }
+  return null;
+}
+
+/** The error to show (a failed load, create, save of the idea, paid call, join…), on any step. */
+export const selectWizardError = (snapshot: StoryWizardSnapshot): string | null => snapshot.context.error;
+
+const account = (context: StoryWizardContext) => ({ user: context.user, credit: context.credit });
+
+// A memo per snapshot (a pure cache): the same snapshot gives the same view.
+const views = new WeakMap<StoryWizardSnapshot, StoryView | null>();
+
+/** Everything the wizard's steps show about the story; null before a story exists (a new one at the idea step). */
+export function selectStoryView(snapshot: StoryWizardSnapshot): StoryView | null {
+  if (views.has(snapshot)) return views.get(snapshot) ?? null;
+  const { context } = snapshot;
+  const { story, board } = context;
+  let view: StoryView | null = null;
+  if (story && board) {
+    const states = statesOf(context) as StoryPartStates;
+    const busy = selectBusy(snapshot);
+    const running = runningCounts(story, states);
+    view = {
+      id: story.id,
+      title: board.title,
+      idea: story.idea,
+      duration: story.duration,
+      aspectRatio: story.aspect_ratio,
+      style: story.style,
+      imageUrls: story.image_urls,
+      board,
+      states,
+      reachable: reachableSteps(story, board, states),
+      saveState: saveStateOf(context),
+      saveError: context.saveError,
+      busy,
+      generatingPart: busy === 'generating' ? (context.request?.part ?? null) : busy === 'joining' ? 'concat' : null,
+      running,
+      paused: context.hidden && Object.values(running).some((count) => count > 0),
+      error: context.error,
+      credit: context.credit,
+      creditLoading: context.creditLoading,
+    };
+  }
+  views.set(snapshot, view);
+  return view;
+}
+
+/** What making these parts costs (ids given, else every one missing, failed or stale) and whether it can be paid. */
+export function selectPartCost(
+  snapshot: StoryWizardSnapshot,
+  part: 'elements' | 'scenes' | 'videos',
+  ids?: readonly string[],
+): PartCostView {
+  const { context } = snapshot;
+  const states = statesOf(context);
+  if (!context.board || !states) return { count: 0, each: 0, total: 0, ids: [], affordable: false };
+  return partCost(context.board, states, part, account(context), ids);
+}
+
+/** What making the sound costs and whether it can be paid. */
+export function selectAudioCost(snapshot: StoryWizardSnapshot): { total: number; affordable: boolean } {
+  const { context } = snapshot;
+  if (!context.board) return { total: 0, affordable: false };
+  return audioCost(context.board, account(context));
+}
+
+function partStatusOf(media: Media): PartView['status'] {
+  const status = classifyStatus(media.status);
+  if (status === 'success') return 'done';
+  if (status === 'processing') return media.status.startsWith('queue') ? 'queued' : 'running';
+  return 'failed';
+}
+
+/** A generated part's job (element or scene picture, scene video, sound), by its media id; null when not known. */
+export function selectPartView(snapshot: StoryWizardSnapshot, mediaId: string | null | undefined): PartView | null {
+  if (!mediaId) return null;
+  const media = snapshot.context.story?.media[mediaId];
+  if (!media) return null;
+  const url = resultUrlOf(media);
+  return {
+    status: partStatusOf(media),
+    progress: media.progress,
+    url,
+    thumbnailUrl: url ? (media.items[0]?.thumbnail_url ?? null) : null,
+    error: media.error,
+  };
+}
+
+/** The joined film: none yet, being joined, ready, failed, or stale (joined from videos or a sound changed since). */
+export function selectFinalFilm(snapshot: StoryWizardSnapshot): FinalFilmView {
+  const { context } = snapshot;
+  const concat = context.story?.concat ?? null;
+  if (!concat || !context.board) return { state: 'none', url: null, posterUrl: null, progress: 0, error: null };
+  const status = classifyStatus(concat.status);
+  const url = resultUrlOf(concat);
+  const posterUrl = url ? (concat.items[0]?.thumbnail_url ?? null) : null;
+  if (status === 'processing') return { state: 'running', url: null, posterUrl: null, progress: concat.progress, error: null };
+  if (status !== 'success') return { state: 'failed', url: null, posterUrl: null, progress: concat.progress, error: concat.error };
+  const states = statesOf(context);
+  const upToDate =
+    context.story?.concat_source === currentConcatSource(context.board) &&
+    !!states &&
+    Object.values(states.sceneVideos).every((state) => state === 'ready') &&
+    states.audio === 'ready';
+  return { state: upToDate ? 'ready' : 'stale', url, posterUrl, progress: 100, error: null };
+}
+
+/** Why the film cannot be joined now, or null when "Make the film" can be pressed. */
+export function selectConcatProblem(snapshot: StoryWizardSnapshot): string | null {
+  const { context } = snapshot;
+  return concatProblem(context.story, context.board, statesOf(context));
+}

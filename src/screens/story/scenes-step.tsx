@@ -1,0 +1,91 @@
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { STORY_SHOTS } from '@/config/story';
+import { STORY_TEXTS } from '@/config/story-texts';
+import type { StoryPartState } from '@/lib/story';
+import type { StoryElement, StoryScene } from '@/machines/story/story-wizard.machine';
+import { StoryActorContext } from '@/screens/story/story-context';
+import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
+import { cssRatio, PaidAction, PartBadge, PartMedia, useStoryView } from '@/screens/story/story-parts';
+
+const TEXTS = STORY_TEXTS.scenes;
+const shotLabel = (shot: string): string => STORY_SHOTS.find((candidate) => candidate.value === shot)?.label ?? shot;
+
+interface ScenePictureCardProps {
+  scene: StoryScene;
+  number: number;
+  state: StoryPartState;
+  elements: readonly StoryElement[];
+  aspectRatio: string;
+}
+
+/** One scene's picture: its state, the picture (or its progress), its words and "Regenerate". */
+function ScenePictureCard({ scene, number, state, elements, aspectRatio }: ScenePictureCardProps) {
+  const story = StoryActorContext.useActorRef();
+  const canRegenerate = useCanRegenerate('scenes', scene.id);
+  const name = STORY_TEXTS.storyboard.scene(number);
+  const names = scene.element_ids.map((id) => elements.find((element) => element.id === id)?.name).filter(Boolean);
+  return (
+    <Paper component="section" aria-label={name} withBorder p="md" radius="md">
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs">
+          <Text fw={600}>{name}</Text>
+          <PartBadge state={state} hint={STORY_TEXTS.staleHint} />
+        </Group>
+        <PartMedia mediaId={scene.image?.media_id} state={state} kind="image" label={TEXTS.pictureAlt(number)} empty={TEXTS.noPicture} aspectRatio={cssRatio(aspectRatio)} />
+        {state === 'stale' && (
+          <Text size="xs" c="yellow.8">
+            {STORY_TEXTS.staleHint}
+          </Text>
+        )}
+        <Text size="sm" lineClamp={3}>
+          {scene.text}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {[shotLabel(scene.shot), ...names].join(' · ')}
+        </Text>
+        <Group>
+          <Button
+            variant="light"
+            size="xs"
+            aria-label={TEXTS.regenerateLabel(number)}
+            disabled={!canRegenerate || state === 'running'}
+            onClick={() => story.send({ type: 'part.generate', part: 'scenes', ids: [scene.id] })}
+          >
+            {TEXTS.regenerate}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The scenes step: each scene's picture, drawn with its elements; regenerate one or make all that need it. */
+export function ScenesStep() {
+  const view = useStoryView();
+  const paid = usePaidPart('scenes');
+  if (!view) return null;
+  const { board, states } = view;
+  return (
+    <Stack gap="md" component="section" aria-labelledby="story-scenes-heading">
+      <Title order={2} size="h3" id="story-scenes-heading">
+        {TEXTS.heading}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {TEXTS.intro}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+        {board.scenes.map((scene, index) => (
+          <ScenePictureCard
+            key={scene.id}
+            scene={scene}
+            number={index + 1}
+            state={states.sceneImages[scene.id] ?? 'missing'}
+            elements={board.elements}
+            aspectRatio={view.aspectRatio}
+          />
+        ))}
+      </SimpleGrid>
+      <PaidAction id="story-scenes" cost={paid.cost} label={TEXTS.make} reason={paid.reason} loading={paid.loading} onRun={paid.run} cancel={paid.cancel} />
+    </Stack>
+  );
+}

@@ -1,0 +1,214 @@
+import { Alert, Anchor, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { SessionActorContext } from '@/components/session/session-context';
+import { ROUTES } from '@/config/routes';
+import { STORY_STEP_LABELS, STORY_STEPS, type StoryStep } from '@/config/story';
+import { STORY_TEXTS } from '@/config/story-texts';
+import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
+import { selectCreditsRef, selectCurrentUser, selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
+import { selectActiveStep, selectWizardState } from '@/machines/story/story-wizard.selectors';
+import { ElementsStep } from '@/screens/story/elements-step';
+import { IdeaStep } from '@/screens/story/idea-step';
+import { ScenesStep } from '@/screens/story/scenes-step';
+import { FilmDone, ScriptboardStep } from '@/screens/story/scriptboard-step';
+import { StoriesList } from '@/screens/story/stories-list';
+import { StoryActorContext } from '@/screens/story/story-context';
+import { StoryError, useStoryView } from '@/screens/story/story-parts';
+import { SaveIndicator, StoryStepper } from '@/screens/story/story-stepper';
+import { StoryboardStep } from '@/screens/story/storyboard-step';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+
+/** SPEC §2.10 topic 28: AI Story. */
+const STORY_HELP_TOPIC = 28;
+const pageHidden = (): boolean => document.visibilityState === 'hidden';
+
+/**
+ * Connects the story's actor to the rest of the app: the person and their balance go in (the
+ * credit check), page visibility goes in (polling pauses while hidden); the balance is refreshed
+ * when the story spent or got back credits, and a story just created replaces the page's address
+ * with its own, so a reload resumes it.
+ */
+function useStoryBridge(): void {
+  const story = StoryActorContext.useActorRef();
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
+  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
+  const creditLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
+  const navigate = useNavigate();
+  const creditsRefLatest = useRef(creditsRef);
+  useEffect(() => {
+    creditsRefLatest.current = creditsRef;
+  }, [creditsRef]);
+
+  useEffect(() => {
+    if (story.getSnapshot().status === 'active') story.send({ type: 'story.account', user, credit, creditLoading });
+  }, [story, user, credit, creditLoading]);
+
+  useEffect(() => {
+    const onVisibility = () => {
+      if (story.getSnapshot().status === 'active') story.send({ type: 'story.visibility', hidden: pageHidden() });
+    };
+    onVisibility();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [story]);
+
+  useEffect(() => {
+    const subscriptions = [
+      story.on('story.created', (event) => void navigate(ROUTES.aiProduction.story(event.id), { replace: true })),
+      // The same refresh the jobs bridge asks for when a job spends or refunds credits.
+      story.on('story.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [story, navigate]);
+}
+
+const STEP_SCREENS: Record<StoryStep, () => ReactNode> = {
+  idea: () => <IdeaStep />,
+  storyboard: () => <StoryboardStep />,
+  elements: () => <ElementsStep />,
+  scenes: () => <ScenesStep />,
+  scriptboard: () => <ScriptboardStep />,
+};
+
+/** Back to the step before, on to the next one when the story can reach it. */
+function StepNavigation({ step }: { step: StoryStep }) {
+  const story = StoryActorContext.useActorRef();
+  const view = useStoryView();
+  const index = STORY_STEPS.indexOf(step);
+  const previous = STORY_STEPS[index - 1];
+  const next = STORY_STEPS[index + 1];
+  if (!view) return null;
+  return (
+    <Group justify="space-between">
+      {previous ? (
+        <Button variant="default" onClick={() => story.send({ type: 'step.goto', step: previous })}>
+          {STORY_TEXTS.back}
+        </Button>
+      ) : (
+        <span />
+      )}
+      {next && (
+        <Button disabled={!view.reachable[next]} onClick={() => story.send({ type: 'step.next' })}>
+          {STORY_TEXTS.next(STORY_STEP_LABELS[next])}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+function StoryPage({ isNew }: { isNew: boolean }) {
+  useStoryBridge();
+  const story = StoryActorContext.useActorRef();
+  const wizardState = StoryActorContext.useSelector(selectWizardState);
+  const step = StoryActorContext.useSelector(selectActiveStep);
+  const view = useStoryView();
+  const header = (
+    <ToolPageHeader
+      title={view?.board.title || view?.title || STORY_TEXTS.title}
+      groupLabel={STORY_TEXTS.groupLabel}
+      groupPath={ROUTES.aiProduction.root}
+      aside={<ToolHelpButton topicIndex={STORY_HELP_TOPIC} />}
+    >
+      {isNew ? (
+        <Text c="dimmed">{STORY_TEXTS.intro}</Text>
+      ) : (
+        <Group gap="md">
+          <Anchor component={Link} to={ROUTES.aiProduction.aiStory} size="sm">
+            {STORY_TEXTS.allStories}
+          </Anchor>
+          <SaveIndicator />
+        </Group>
+      )}
+    </ToolPageHeader>
+  );
+
+  if (wizardState === 'loading') {
+    return (
+      <Stack gap="lg">
+        {header}
+        <Text c="dimmed" role="status">
+          {STORY_TEXTS.loading}
+        </Text>
+      </Stack>
+    );
+  }
+  if (wizardState === 'notFound' || wizardState === 'loadFailed') {
+    return (
+      <Stack gap="lg">
+        {header}
+        <Alert color={wizardState === 'notFound' ? 'yellow' : 'red'} role="alert">
+          <Stack gap="xs">
+            <Text>{wizardState === 'notFound' ? STORY_TEXTS.notFound : STORY_TEXTS.loadFailed}</Text>
+            {wizardState === 'loadFailed' && (
+              <Group>
+                <Button variant="default" size="xs" onClick={() => story.send({ type: 'story.retry' })}>
+                  {STORY_TEXTS.retry}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        </Alert>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      {header}
+      <StoryStepper />
+      <StoryError />
+      {wizardState === 'done' && <FilmDone />}
+      {/* Keyed by step: each step's inputs start from the story as it is when the step opens. */}
+      <Paper key={step} withBorder={false}>
+        {STEP_SCREENS[step]()}
+      </Paper>
+      <StepNavigation step={step} />
+      {isNew && <StoriesList />}
+    </Stack>
+  );
+}
+
+/**
+ * /ai-production/ai-story (a new story at the idea step, then the person's stories) and
+ * /ai-production/ai-story/:id (a story resumed at the step it was left on): SPEC §1 AI Story.
+ */
+export function StoryScreen({ id }: { id: string | null }) {
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const user = SessionActorContext.useSelector(selectCurrentUser);
+  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
+  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
+  const creditLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
+  return (
+    <Container size="lg" py="xl">
+      {signedIn ? (
+        // One actor per story and person; the bridge keeps the person and balance current.
+        <StoryActorContext.Provider
+          key={`${userId ?? ''}/${id ?? 'new'}`}
+          options={{ input: { storyId: id, user, credit, creditLoading, hidden: pageHidden() } }}
+        >
+          <StoryPage isNew={id === null} />
+        </StoryActorContext.Provider>
+      ) : (
+        <Stack gap="lg">
+          <ToolPageHeader
+            title={STORY_TEXTS.title}
+            groupLabel={STORY_TEXTS.groupLabel}
+            groupPath={ROUTES.aiProduction.root}
+            aside={<ToolHelpButton topicIndex={STORY_HELP_TOPIC} />}
+          >
+            <Text c="dimmed">{STORY_TEXTS.intro}</Text>
+          </ToolPageHeader>
+          <Paper withBorder p="lg" radius="md">
+            <Anchor component={Link} to={ROUTES.authentication}>
+              {STORY_TEXTS.signIn}
+            </Anchor>
+          </Paper>
+        </Stack>
+      )}
+    </Container>
+  );
+}

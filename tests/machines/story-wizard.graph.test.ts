@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest';
+import { createEmptyActor } from 'xstate';
+import type { AnyActorRef, AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
+import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
+import { classifyStatus } from '@/lib/job-status';
+import { isDirty, statesOf, storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import type { Story } from '@/machines/story/story-wizard.machine';
+import { hasLiveJobs } from '@/machines/story/story-board';
+import { needsWork } from '@/lib/story';
+import type { StoryPartState } from '@/lib/story';
+import type { StoryWizardInput, StoryWizardMachineEvent } from '@/machines/story/story-wizard.machine';
+import type { StoryWizardSnapshot } from '@/machines/story/story-wizard.selectors';
+import {
+  buildStory,
+  ELEMENTS_MADE,
+  FILM_MADE,
+  NEW_BOARD,
+  SCENES_MADE,
+  VIDEOS_MADE,
+  withElements,
+  withFilm,
+  withJobs,
+  withScenes,
+  withSound,
+  withVideos,
+} from './story.fixtures';
+import { CREATOR, httpError, networkError } from './generation-job.fixtures';
+
+/**
+ * Model-based coverage of the AI Story wizard (ARCHITECTURE §3, §5; issue 6): the shortest paths
+ * from each way the wizard starts (a new story; a story resumed, with and without credits, hidden),
+ * over every event it accepts (its calls' answers, its own timers included), reach every state
+ * node where it can rest and take every transition of the definition — back steps, stale
+ * marking, per-scene regeneration, cancel and resume among them. Nodes and edges come from the
+ * machine itself: one added later that nothing reaches fails here.
+ */
+
+type Snapshot = StoryWizardSnapshot;
+type Event = StoryWizardMachineEvent;
+
+const machine = storyWizardMachine;
+const nodes = getStateNodes(machine.root);
+
+const activePaths = (value: StateValue, prefix: string[] = []): string[] => {
+  if (typeof value === 'string') return [[...prefix, value].join('.')];
+  return Object.entries(value).flatMap(([key, child]) => [
+    [...prefix, key].join('.'),
+    ...(child === undefined ? [] : activePaths(child, [...prefix, key])),
+  ]);
+};
+
+/** Decision nodes: an unguarded eventless transition leaves them in the same step they are entered. */
+const isDecision = (node: AnyStateNode): boolean => (node.always ?? []).some((transition) => !transition.guard);
+
+const ELEMENTS_RUNNING = { ...withElements(NEW_BOARD, 'running'), step: 'elements' as const };
+const SCENES_RUNNING = { ...withScenes(ELEMENTS_MADE, 'running'), step: 'scenes' as const };
+const VIDEOS_RUNNING = { ...withVideos({ ...SCENES_MADE, step: 'scriptboard' }, 'running') };
+const SOUND_RUNNING = withSound(VIDEOS_MADE, 'running');
+const JOINING = withFilm(VIDEOS_MADE, 'running');
+
+/** A story with every running job ended (done), or failed (as a cancel leaves them). */
+const ended = (story: Story, state: 'done' | 'failed'): Story =>
+  withJobs(story, Object.fromEntries([...Object.values(story.media), ...(story.concat ? [story.concat] : [])].filter((job) => classifyStatus(job.status) === 'processing').map((job) => [job.id, state])));
+
+/** What each call may answer with, by its actor's name in `setup`; answers about the story follow the story as it is. */
+const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
+  const story = snapshot.context.story ?? NEW_BOARD;
+  switch (src) {
+    case 'loadStory':
+      return [buildStory({ step: 'idea' }), NEW_BOARD, ELEMENTS_MADE, { ...SCENES_MADE, step: 'scenes' }, VIDEOS_MADE, FILM_MADE, JOINING, SCENES_RUNNING];
+    case 'pollStory':
+      return [story, ended(story, 'done'), ended(story, 'failed')];
+    case 'createStory':
+    case 'saveStory':
+      return [NEW_BOARD];
+    case 'generate':
+      return [{ elements: ELEMENTS_RUNNING, scenes: SCENES_RUNNING, videos: VIDEOS_RUNNING, audio: SOUND_RUNNING }[snapshot.context.request?.part ?? 'elements']];
+    case 'concat':
+      return [JOINING];
+    case 'cancelPart':
+      return [ended(story, 'failed')];
+    default:
+      return [];
+  }
+};
+
+const errors = [networkError(), httpError(404, 'Failed to find a Story with this id'), httpError(400, 'Nope')];
+
+/** The answers of every call running now: invoked by a state or spawned (the save, the poll). */
+const actorEvents = (snapshot: Snapshot): Event[] =>
+  Object.entries(snapshot.children as Record<string, AnyActorRef>).flatMap(([id, child]) => {
+    const src = typeof child.src === 'string' ? child.src : '';
+    return [
+      ...outputsFor(src, snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })),
+      ...errors.map((error) => ({ type: `xstate.error.actor.${id}`, error })),
+    ] as unknown as Event[];
+  });
+
+const IDEA = { idea: 'Mara keeps a lighthouse on a stormy night.', duration: 15, aspect_ratio: '16:9', style: 'cinematic' };
+
+const uiEvents: Event[] = [
+  { type: 'story.visibility', hidden: true },
+  { type: 'story.visibility', hidden: false },
+  { type: 'story.account', user: CREATOR, credit: 500, creditLoading: false },
+  { type: 'story.retry' },
+  { type: 'idea.submit', fields: IDEA },
+  { type: 'idea.rewrite' },
+  ...(['idea', 'storyboard', 'elements', 'scenes', 'scriptboard'] as const).map((step) => ({ type: 'step.goto' as const, step })),
+  { type: 'step.next' },
+  // Stale marking: a changed scene, a changed element.
+  { type: 'scene.change', sceneId: 'scene-1', changes: { text: 'Mara climbs slowly.' } },
+  { type: 'element.change', elementId: 'el-1', changes: { description: 'an old keeper' } },
+  { type: 'scene.move', sceneId: 'scene-2', offset: -1 },
+  { type: 'scene.add' },
+  { type: 'scene.remove', sceneId: 'scene-2' },
+  { type: 'element.add', kind: 'object' },
+  { type: 'element.remove', elementId: 'el-2' },
+  { type: 'board.settings', changes: { title: 'The lamp' } },
+  { type: 'audio.change', changes: { kind: 'speech', text: 'Mara keeps the light.' } },
+  { type: 'part.generate', part: 'elements' },
+  // Per-scene regeneration.
+  { type: 'part.generate', part: 'scenes', ids: ['scene-1'] },
+  { type: 'part.generate', part: 'videos' },
+  { type: 'audio.generate' },
+  { type: 'concat.start' },
+  ...(['elements', 'scenes', 'videos', 'audio', 'concat'] as const).map((part) => ({ type: 'part.cancel' as const, part })),
+];
+
+/** A part's states as the guards read them: any running, any needing work, every one made (ready or stale). */
+const shape = (record: Record<string, StoryPartState>): string => {
+  const values = Object.values(record);
+  return [
+    values.includes('running') ? 'running' : '',
+    values.some(needsWork) ? 'work' : '',
+    values.every((state) => state === 'ready' || state === 'stale') ? 'made' : '',
+  ].join('|');
+};
+
+/**
+ * The state value plus what the guards read, kept coarse so the graph stays small: the part
+ * states as sets, which steps are open, whether edits wait to be saved, the save and the poll on
+ * their way, the retry, the balance, the page hidden, the join's status.
+ */
+const idle = (snapshot: Snapshot): boolean => activePaths(snapshot.value).some((path) => path.endsWith('.idle'));
+
+/**
+ * The state value plus what the guards read, kept coarse so the graph stays small: the part
+ * states as sets, whether the person's changes wait to be saved, the calls on their way (the save,
+ * the poll), the join's status, and — where they matter — the retry, the balance, the page hidden.
+ */
+const serializeState = (snapshot: Snapshot): string => {
+
+  const { context } = snapshot;
+  const states = statesOf(context);
+  const generating = activePaths(snapshot.value).some((path) => path.includes('generating'));
+  const key = JSON.stringify({
+    value: snapshot.value,
+    states: states ? [shape(states.elements), shape(states.sceneImages), shape(states.sceneVideos), shape({ audio: states.audio })] : null,
+    concat: context.story?.concat ? classifyStatus(context.story.concat.status) : null,
+    dirty: isDirty(context),
+    children: Object.keys(snapshot.children).filter((id) => id === 'save' || id === 'poll').sort(),
+    retry: generating ? context.retryAttempt : null,
+    rich: (context.credit ?? 0) >= 100,
+    hidden: hasLiveJobs(context.story) ? context.hidden : null,
+  });
+  seen.add(key);
+  return key;
+};
+const seen = new Set<string>();
+
+/** The events worth sending here: the person's (where a state takes them), the machine's timers when due, the calls' answers. */
+const eventsFor = (snapshot: Snapshot): Event[] => {
+  const { context } = snapshot;
+  const own = new Set(activePaths(snapshot.value).flatMap((path) => nodes.find((node) => node.path.join('.') === path)?.ownEvents ?? []));
+  const children = snapshot.children as Record<string, AnyActorRef>;
+  const live = hasLiveJobs(context.story);
+  const root: Event[] = [
+    ...(idle(snapshot) && (live || context.hidden)
+      ? [{ type: 'story.visibility', hidden: true } as const, { type: 'story.visibility', hidden: false } as const]
+      : []),
+    ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
+    ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
+    ...(isDirty(context) && !children.save ? [{ type: 'save.flush' } as const] : []),
+    ...(live && !children.poll ? [{ type: 'poll.tick' } as const] : []),
+    ...(children.poll ? [{ type: 'poll.timeout' } as const] : []),
+  ];
+  const timers = [...own].filter((type) => type.startsWith('xstate.after.')).map((type) => ({ type }) as unknown as Event);
+  return [...uiEvents.filter((event) => own.has(event.type)), ...timers, ...root, ...actorEvents(snapshot)];
+};
+
+const edgeOf = (transition: AnyTransitionDefinition): string => {
+  const siblings = transition.eventType ? (transition.source.transitions.get(transition.eventType) ?? []) : (transition.source.always ?? []);
+  return `${transition.source.path.join('.') || '(root)'} · ${transition.eventType || '(always)'} #${siblings.indexOf(transition)}`;
+};
+
+const definedEdges = (): Set<string> =>
+  new Set([machine.root, ...nodes].flatMap((node) => [...[...node.transitions.values()].flat().map(edgeOf), ...(node.always ?? []).map(edgeOf)]));
+
+/** A scope whose inspector collects the edges each microstep takes. */
+const collectingScope = (taken: string[]): AnyActorScope => {
+  const actor = createEmptyActor();
+  const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
+    _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
+      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
+    },
+  });
+  return {
+    self: actor,
+    logger: () => {},
+    id: '',
+    sessionId: 'edges',
+    defer: () => {},
+    system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as unknown as AnyActorScope;
+};
+
+const edgesTaken = (snapshot: Snapshot, event: Event): string[] => {
+  const taken: string[] = [];
+  machine.transition(snapshot, event, collectingScope(taken));
+  return taken;
+};
+
+/** Each way the wizard starts. */
+const STARTS: Record<string, StoryWizardInput> = {
+  fresh: { storyId: null, user: CREATOR, credit: 500 },
+  // Without credits until the page sends the balance (story.account): refused, then allowed.
+  resumed: { storyId: 'story-1', user: CREATOR, credit: 0 },
+};
+
+const traversals = Object.values(STARTS).map((input) => ({ input, events: eventsFor, serializeState }));
+const adjacency = traversals.map((traversal) => adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversal)));
+
+describe('story wizard paths (xstate/graph)', () => {
+  const paths = traversals.flatMap((traversal) => getShortestPaths(machine, traversal));
+
+  it('reaches every state node where the wizard can rest', () => {
+    const reached = new Set(paths.flatMap((path) => activePaths(path.state.value)));
+    const resting = nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
+    expect(resting.filter((path) => !reached.has(path))).toEqual([]);
+    expect(resting.length).toBeGreaterThan(40);
+    expect(nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([
+      'done.generating.checkingCredit',
+      'elements.generating.checkingCredit',
+      'scenes.generating.checkingCredit',
+      'scriptboard.generating.checkingCredit',
+    ]);
+  });
+
+  it('takes every transition of the machine', () => {
+    const taken = new Set(adjacency.flatMap((steps) => steps.flatMap(({ state, event }) => edgesTaken(state as Snapshot, event as Event))));
+    // The edges the start itself takes (a new story skips loading).
+    for (const input of Object.values(STARTS)) {
+      const initial: string[] = [];
+      machine.getInitialSnapshot(collectingScope(initial), input);
+      for (const edge of initial) taken.add(edge);
+    }
+    const defined = definedEdges();
+    expect([...defined].filter((edge) => !taken.has(edge)).sort()).toEqual([]);
+    expect(defined.size).toBeGreaterThan(150);
+  }, 120_000);
+
+  it('never sends a paid call without the credit check passing', () => {
+    let sends = 0;
+    for (const steps of adjacency) {
+      for (const { state, event, nextState } of steps) {
+        const before = state as Snapshot;
+        const after = nextState as Snapshot;
+        const submitting = (snapshot: Snapshot) => activePaths(snapshot.value).some((path) => path.endsWith('generating.submitting'));
+        const waiting = (snapshot: Snapshot) => activePaths(snapshot.value).some((path) => path.endsWith('generating.waitingForSave'));
+        if ((submitting(after) || waiting(after)) && !submitting(before) && !waiting(before)) {
+          if (activePaths(before.value).some((path) => path.endsWith('generating.retrying'))) continue;
+          sends += 1;
+          expect((before.context.credit ?? 0) >= (after.context.request?.cost ?? 0)).toBe(true);
+        }
+        // The poor start is refused at once, without a call.
+        if (before.context.credit === 0 && (event.type === 'part.generate' || event.type === 'audio.generate') && after.context.request?.cost) {
+          expect(submitting(after) || waiting(after)).toBe(false);
+        }
+      }
+    }
+    expect(sends).toBeGreaterThan(0);
+  });
+
+  it('regenerating one scene asks for that scene only', () => {
+    const regenerations = adjacency
+      .flat()
+      .filter(({ event, nextState }) => event.type === 'part.generate' && event.part === 'scenes' && (nextState as Snapshot).context.request?.part === 'scenes');
+    expect(regenerations.length).toBeGreaterThan(0);
+    for (const { nextState } of regenerations) expect((nextState as Snapshot).context.request?.ids).toEqual(['scene-1']);
+  });
+
+  it('going back never changes the board or the story', () => {
+    const backs = adjacency
+      .flat()
+      .filter(({ event, state, nextState }) => event.type === 'step.goto' && (state as Snapshot).value !== (nextState as Snapshot).value);
+    expect(backs.length).toBeGreaterThan(10);
+    for (const { state, nextState } of backs) {
+      expect((nextState as Snapshot).context.board).toBe((state as Snapshot).context.board);
+      expect((nextState as Snapshot).context.story).toBe((state as Snapshot).context.story);
+    }
+  });
+});
