@@ -48,11 +48,10 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Kinora' })).toBeInTheDocument();
   });
 
-  it('shows a tool page not built yet with its title, its group and "Coming soon"', async () => {
-    // AI Story is built by its own issue.
+  it('opens AI Story on its wizard with its title and its group', async () => {
     renderApp('/ai-production/ai-story');
     expect(await screen.findByRole('heading', { level: 1, name: 'AI Story' })).toBeInTheDocument();
-    expect(screen.getByRole('main')).toHaveTextContent('Coming soon');
+    expect(screen.getByRole('main')).not.toHaveTextContent('Coming soon');
     expect(screen.getAllByRole('link', { name: 'AI Production' }).map((link) => link.getAttribute('href'))).toEqual([
       '/ai-production/',
       '/ai-production/',
