@@ -161,7 +161,6 @@ const serializeState = (snapshot: Snapshot): string => {
     children: Object.keys(snapshot.children).filter((id) => id === 'save' || id === 'poll').sort(),
     retry: generating ? context.retryAttempt : null,
     rich: (context.credit ?? 0) >= 100,
-    hidden: hasLiveJobs(context.story) ? context.hidden : null,
   });
   seen.add(key);
   return key;
@@ -181,7 +180,7 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
     ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
     ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
     ...(isDirty(context) && !children.save ? [{ type: 'save.flush' } as const] : []),
-    ...(live && !children.poll ? [{ type: 'poll.tick' } as const] : []),
+    ...(live && !children.poll && !context.hidden ? [{ type: 'poll.tick' } as const] : []),
     ...(children.poll ? [{ type: 'poll.timeout' } as const] : []),
   ];
   const timers = [...own].filter((type) => type.startsWith('xstate.after.')).map((type) => ({ type }) as unknown as Event);

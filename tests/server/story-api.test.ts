@@ -267,8 +267,11 @@ describe('making the element pictures', () => {
     const first = asStory(await generate(user, story, 'elements'));
     const target = first.storyboard.elements[1];
     // A part still being made is not made twice (nor paid twice).
+    const paid = await balanceOf(server, user.sub);
     const running = await generate(user, first, 'elements', { ids: target?.id ?? '' });
     expect([running.status, running.body?.detail]).toEqual([409, 'This part is already being made.']);
+    expect(await balanceOf(server, user.sub)).toBe(paid);
+    expect(await mediaOfStory(story.id)).toHaveLength(first.storyboard.elements.length);
     const made = asStory(await callApi(server, `story/${story.id}/cancel`, { method: 'PUT', token: user.accessToken, json: { part: 'elements' } }));
     const before = await balanceOf(server, user.sub);
     const count = (await mediaOfStory(story.id)).length;
@@ -408,6 +411,13 @@ describe('cancelling, joining and deleting', () => {
     expect([none.status, none.body?.detail]).toEqual([400, 'A film joins 1 to 12 videos (concat_video_urls); you sent 0.']);
     const notVideo = await postForm(server, `story/${story.id}/concat`, { concat_video_urls: [picture] }, { token: user.accessToken });
     expect([notVideo.status, notVideo.body?.detail]).toEqual([400, 'concat_video_urls is not a video.']);
+    // The story's own film (or any video of it not made for a scene) is not a scene's video.
+    const upload = await postForm(server, 'image', { image_file: { data: await smallPng(96, 64, '#445566'), name: 'f.png', type: 'image/png' } }, { token: user.accessToken });
+    const film = asMedia(upload);
+    await server.db.query('UPDATE media SET story_id = $1, tool = $2 WHERE id = $3', [story.id, STORY_TOOLS.concat, film.id]);
+    await server.db.query("UPDATE media_files SET content_type = 'video/mp4' WHERE media_id = $1", [film.id]);
+    const ownFilm = await postForm(server, `story/${story.id}/concat`, { concat_video_urls: [film.items[0]?.url ?? ''] }, { token: user.accessToken });
+    expect([ownFilm.status, ownFilm.body?.detail]).toEqual([400, 'concat_video_urls 1 is not a video of this story.']);
   });
 
   it('deletes the story with its jobs: live ones cancelled and refunded, then 404', async () => {

@@ -277,7 +277,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
         if (!fresh) throw storyNotFound();
         const targets = jobs.map((job) => job.current(fresh.storyboard)?.media_id).filter((id): id is string => id !== undefined);
         const targetInfo = await storyMediaInfo(tx, targets);
-        if (targets.some((id) => { const info = targetInfo.get(id); return info !== undefined && isLive(info.status); })) throw partRunning();
+        if (targets.some((id) => isLive(targetInfo.get(id)?.status ?? ''))) throw partRunning();
         let placed = fresh.storyboard;
         for (const job of jobs) {
           const cost = charged ? job.price : 0;
@@ -557,20 +557,25 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       videos.map((file) => file.media_id),
     );
     for (const [index, file] of videos.entries()) {
-      if (owners.get(file.media_id)?.story_id !== story.id) throw bad(`concat_video_urls ${index + 1} is not a video of this story.`);
+      const owner = owners.get(file.media_id);
+      // Only the scenes' videos: never an earlier film of this story (nor anything else it made).
+      if (owner?.story_id !== story.id || owner.tool !== STORY_TOOLS.video) throw bad(`concat_video_urls ${index + 1} is not a video of this story.`);
     }
     const audioLink = audioLinks[0];
     const audio = audioLink ? await resolveMediaLink(deps, user, audioLink, 'audio_urls', { kind: 'audio', required: true }) : null;
-    if (story.concat_media_id) {
-      const current = await findMedia(db, story.concat_media_id);
-      if (current && isLive(current.status)) throw concatRunning();
-    }
     const inputs: StoredInput[] = [
       ...videos.map((file) => ({ field: 'concat_video_urls', file_id: file.id })),
       ...(audio ? [{ field: 'audio_urls', file_id: audio.id }] : []),
     ];
     const concatId = newPublicId();
     const row = await db.transaction(async (tx) => {
+      // Checked on the locked story: of two concurrent joins the second sees the first's job.
+      const fresh = await lockOwnStory(tx, story.id, user.sub);
+      if (!fresh) throw storyNotFound();
+      if (fresh.concat_media_id) {
+        const current = await findMedia(tx, fresh.concat_media_id);
+        if (current && isLive(current.status)) throw concatRunning();
+      }
       await insertMedia(tx, {
         id: concatId,
         userSub: user.sub,
