@@ -6,7 +6,7 @@ import { buildMedia } from '../services/media.fixtures';
 
 /** Story fixtures: a two-scene storyboard with a character and a place, and its parts made step by step. */
 
-export const LOOK = { style: 'cinematic', aspect_ratio: '16:9' } as const;
+export const LOOK: { style: string; aspect_ratio: string } = { style: 'cinematic', aspect_ratio: '16:9' };
 
 export function buildElement(overrides: Partial<StoryElement> = {}): StoryElement {
   return { id: 'el-1', kind: 'character', name: 'Mara', description: 'a young keeper', image: null, ...overrides };
