@@ -1,5 +1,6 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createAccount, freshHandle } from './helpers/accounts';
+import { expectPlayable } from './helpers/media';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
 
 /**
@@ -14,23 +15,6 @@ test.describe.configure({ timeout: 300_000 });
 const IDEA =
   'Mara, a young lighthouse keeper, finds a glowing map on the beach. She sails her small boat across the stormy sea. ' +
   'At dawn she reaches a hidden island full of singing birds.';
-
-async function expectPlayable(video: Locator, seconds: number): Promise<void> {
-  await expect
-    .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState >= 1 && element.duration > 0), { timeout: 30_000 })
-    .toBe(true);
-  const duration = await video.evaluate((element: HTMLVideoElement) => element.duration);
-  expect(Math.abs(duration - seconds)).toBeLessThan(0.6);
-  const played = await video.evaluate(async (element: HTMLVideoElement) => {
-    element.muted = true;
-    await element.play();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    element.pause();
-    return { time: element.currentTime, width: element.videoWidth };
-  });
-  expect(played.time).toBeGreaterThan(0);
-  expect(played.width).toBeGreaterThan(0);
-}
 
 test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is made again alone', async ({ page, request }) => {
   const errors = watchPageErrors(page);
@@ -119,7 +103,7 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
   await page.getByRole('button', { name: 'Make the film' }).click();
   await expect(page.getByText('Your film is ready')).toBeVisible({ timeout: 120_000 });
   const film = page.locator('video[aria-label="The film"]').first();
-  await expectPlayable(film, 15);
+  await expectPlayable(film, 15, 0.6);
   await expect(page.getByRole('link', { name: 'Download MP4' })).toHaveAttribute('download', /\.mp4$/);
   // Joining is free.
   await expect(balance(page)).toHaveText(`${150 - spent} credits`);

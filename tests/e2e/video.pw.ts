@@ -1,6 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, freshHandle } from './helpers/accounts';
+import { expectPlayable } from './helpers/media';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
 
 /**
@@ -33,24 +34,6 @@ async function picture(seed: number): Promise<Buffer> {
 async function uploadPicture(page: Page, index: number, name: string, seed: number): Promise<void> {
   await page.locator('input[type="file"]').nth(index).setInputFiles({ name, mimeType: 'image/png', buffer: await picture(seed) });
   await expect(page.getByRole('img', { name: new RegExp(name.replace('.', '\\.')) }).first()).toBeVisible({ timeout: 20_000 });
-}
-
-/** The video plays: its metadata loads, it has the expected length, and time advances. */
-async function expectPlayable(video: Locator, seconds: number): Promise<void> {
-  await expect
-    .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState >= 1 && element.duration > 0), { timeout: 20_000 })
-    .toBe(true);
-  const duration = await video.evaluate((element: HTMLVideoElement) => element.duration);
-  expect(Math.abs(duration - seconds)).toBeLessThan(0.5);
-  const played = await video.evaluate(async (element: HTMLVideoElement) => {
-    element.muted = true;
-    await element.play();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    element.pause();
-    return { time: element.currentTime, width: element.videoWidth };
-  });
-  expect(played.time).toBeGreaterThan(0);
-  expect(played.width).toBeGreaterThan(0);
 }
 
 test('parallax motion with two camera paths makes two videos that play', async ({ page, request }) => {
