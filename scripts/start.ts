@@ -167,6 +167,8 @@ async function main(): Promise<void> {
     VITE_COGNITO_ENDPOINT: '/cognito',
     VITE_AUTH_FLOW_TYPE: 'USER_PASSWORD_AUTH',
     VITE_LOCAL_MODE: 'true',
+    // The local API server is the card provider too: {payment-provider}/… calls go to /api/local/….
+    VITE_PAYMENT_PROVIDER: 'local',
     VITE_REDIRECT_ALLOWLIST: redirectTarget,
     ...(guestAccount ? { VITE_GUEST_PASSWORD: guestAccount.password } : {}),
     PORT: String(port),

@@ -26,6 +26,10 @@ import { generationRoutes } from './routes/generation.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storyRoutes } from './routes/story.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { contentRoutes } from './routes/content.ts';
+import { customerRoutes } from './routes/customers.ts';
+import { localProviderPages, paymentRoutes } from './routes/payments.ts';
 import { textRoutes } from './routes/text.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 
@@ -185,11 +189,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await batchRoutes(api, mediaDeps);
       await finetuneRoutes(api, mediaDeps);
       await storyRoutes(api, mediaDeps);
+      await paymentRoutes(api, deps);
+      await customerRoutes(api, deps);
+      await contentRoutes(api, mediaDeps);
+      await assetRoutes(api, mediaDeps);
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },
   );
 
+  await localProviderPages(app, deps);
   await registerSpa(app, options.staticDir);
 
   if (options.guestCleanup) {

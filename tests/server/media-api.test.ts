@@ -157,8 +157,11 @@ describe('generation calls validate their fields before charging', () => {
   });
 
   it('runs face swap with order indices, try-on with two pictures and elements with several, keeping asset_id', async () => {
-    const swap = asMedia(await generate(owner.accessToken, 'image/face-swap', { image_urls: [pictureUrl, pictureUrl], order_indices: ['0'], async_mode: 'false' }, '?asset_id=asset-7'));
-    expect(swap).toMatchObject({ status: 'success_image', asset_id: 'asset-7', option: 'MagicFaceSwap' });
+    // asset_id must name one of the caller's assets (tests/server/assets-api.test.ts covers the refusals).
+    const asset = await callApi<{ id: string }>(server, 'asset', { method: 'POST', token: owner.accessToken, json: { name: 'Faces' } });
+    const assetId = asset.body?.data?.id ?? '';
+    const swap = asMedia(await generate(owner.accessToken, 'image/face-swap', { image_urls: [pictureUrl, pictureUrl], order_indices: ['0'], async_mode: 'false' }, `?asset_id=${assetId}`));
+    expect(swap).toMatchObject({ status: 'success_image', asset_id: assetId, option: 'MagicFaceSwap' });
     expect(swap.args.order_indices).toEqual([0]);
     const badIndices = await generate(owner.accessToken, 'image/face-swap', { image_urls: [pictureUrl, pictureUrl], order_indices: ['0', '1'] });
     expect(badIndices.status).toBe(400);

@@ -1,5 +1,7 @@
+import { CURRENCY, findAutoRefillOption, findCreditPack } from '../../../src/config/billing.ts';
 import type { Queryable } from './database.ts';
 import type { LedgerKind } from './migrations.ts';
+import { autoRefillPlan, insertPayment } from './payments.ts';
 
 export interface LedgerEntry {
   userSub: string;
@@ -26,8 +28,15 @@ export function isNegativeBalance(error: unknown): boolean {
 /**
  * Appends one ledger row and returns its id. Call it inside the transaction that does the thing
  * the credits pay for; the database refuses a row that would make the balance negative.
+ * A debit may set off the user's auto-refill (see autoRefillAfterDebit), in the same transaction.
  */
 export async function appendLedgerEntry(tx: Queryable, entry: LedgerEntry): Promise<string> {
+  const id = await insertLedgerRow(tx, entry);
+  if (entry.kind === 'debit') await autoRefillAfterDebit(tx, entry.userSub, id);
+  return id;
+}
+
+async function insertLedgerRow(tx: Queryable, entry: LedgerEntry): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO credit_ledger (user_sub, amount, kind, reason, job_id)
      VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id`,
@@ -36,6 +45,44 @@ export async function appendLedgerEntry(tx: Queryable, entry: LedgerEntry): Prom
   const row = rows[0];
   if (!row) throw new Error('INSERT INTO credit_ledger returned no row');
   return row.id;
+}
+
+export const autoRefillReason = (credits: number, packLabel: string): string =>
+  `Auto-refill: bought ${credits} credits (${packLabel})`;
+
+/**
+ * Auto-refill: after a debit, when the user's option is on, a card is saved and the balance is now
+ * below the option's threshold, the saved card pays for the option's pack (a `payments` row,
+ * source auto-refill) and a `purchase` row adds its credits. The debit's transaction holds the
+ * user's row lock (the balance guard takes it), so the balance read here is the settled one; the
+ * payment's UNIQUE trigger_ledger_id makes it at most one refill per debit.
+ */
+async function autoRefillAfterDebit(tx: Queryable, userSub: string, debitLedgerId: string): Promise<void> {
+  const plan = await autoRefillPlan(tx, userSub);
+  if (!plan) return;
+  const option = findAutoRefillOption(plan.option);
+  const pack = option?.packId ? findCreditPack(option.packId) : undefined;
+  if (!option || option.threshold === null || !pack) return;
+  if ((await creditBalance(tx, userSub)) >= option.threshold) return;
+  const ledgerId = await insertLedgerRow(tx, {
+    userSub,
+    amount: pack.credits,
+    kind: 'purchase',
+    reason: autoRefillReason(pack.credits, pack.label),
+  });
+  await insertPayment(tx, {
+    userSub,
+    customerId: null,
+    checkoutSessionId: null,
+    source: 'auto-refill',
+    packId: pack.id,
+    credits: pack.credits,
+    amountCents: pack.priceCents,
+    currency: CURRENCY,
+    card: plan.card,
+    ledgerId,
+    triggerLedgerId: debitLedgerId,
+  });
 }
 
 /** The balance is the sum of the user's ledger rows (ARCHITECTURE.md §4). */

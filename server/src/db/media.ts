@@ -81,7 +81,11 @@ export interface MediaRow {
   inputs: StoredInput[];
   items: StoredItem[];
   asset_id: string | null;
-  visibility: string;
+  visibility: 'private' | 'unlisted' | 'public';
+  /** Sharing (migration 10): the title and description it is shared under, and when it was first shared. */
+  title: string;
+  description: string;
+  shared_at: Date | null;
   logo_variant: boolean;
   version: string;
   base_url: string;
@@ -95,9 +99,9 @@ export interface MediaRow {
   batch_id: string | null;
 }
 
-const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
+export const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
   refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
-  logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id`;
+  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id`;
 
 /** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
 export const newPublicId = (): string => randomBytes(12).toString('base64url');

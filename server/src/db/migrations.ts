@@ -1,4 +1,6 @@
 import type { Database } from './database.ts';
+import { BILLING_MIGRATION } from './migrations-billing.ts';
+import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
 
 export interface Migration {
   /** Applied in increasing order; never renumber or edit a migration once it has shipped. */
@@ -289,6 +291,35 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX stories_user_created_idx ON stories (user_sub, created_at DESC)`,
       `ALTER TABLE media ADD COLUMN story_id text`,
       `CREATE INDEX media_story_idx ON media (story_id) WHERE story_id IS NOT NULL`,
+    ],
+  },
+  // 8: payments, checkout sessions, saved cards and auto-refill (server/src/db/migrations-billing.ts).
+  BILLING_MIGRATION,
+  // 9: organisations, their members and their own credit ledger (server/src/db/migrations-customers.ts).
+  CUSTOMERS_MIGRATION,
+  {
+    id: 10,
+    name: 'sharing-and-assets',
+    statements: [
+      // SPEC §2.8 sharing form: a shared result's title and description; shared_at orders the listings.
+      `ALTER TABLE media ADD COLUMN title text NOT NULL DEFAULT ''`,
+      `ALTER TABLE media ADD COLUMN description text NOT NULL DEFAULT ''`,
+      `ALTER TABLE media ADD COLUMN shared_at timestamptz`,
+      // users/latest-contents and users/{id}/contents: public (or the owner's shared) media by share time.
+      `CREATE INDEX media_public_idx ON media (shared_at DESC, id DESC) WHERE visibility = 'public'`,
+      `CREATE INDEX media_user_shared_idx ON media (user_sub, shared_at DESC, id DESC) WHERE visibility <> 'private'`,
+      // SPEC §3 Asset: a named collection of the person's media (media.asset_id points here).
+      `CREATE TABLE assets (
+        id text PRIMARY KEY,
+        user_sub text NOT NULL REFERENCES users (sub),
+        name text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        fields jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE INDEX assets_user_updated_idx ON assets (user_sub, updated_at DESC)`,
+      `CREATE INDEX media_asset_idx ON media (asset_id) WHERE asset_id IS NOT NULL`,
     ],
   },
 ];

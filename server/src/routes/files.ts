@@ -18,7 +18,7 @@ const isInline = (contentType: string): boolean =>
   INLINE_TYPES.has(contentType) || contentType.startsWith('audio/') || contentType.startsWith('video/');
 
 /** `bytes=start-end` / `bytes=start-` / `bytes=-suffix` (one range; audio and video players seek with it). */
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
   if (!header) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return null;

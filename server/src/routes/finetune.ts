@@ -13,6 +13,7 @@ import { MODEL_COSTS } from '../../../src/config/model-costs.ts';
 import type { Finetune } from '../../../src/services/schemas/finetune.ts';
 import type { Media } from '../../../src/services/schemas/media.ts';
 import { PROMPT_MAX_LENGTH } from '../config.ts';
+import { requireOwnAssetId } from '../db/assets.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { insertFinetune, listOwnFinetunes, finetuneStatus, type FinetuneWithJob } from '../db/finetunes.ts';
 import { bindIdempotencyMedia } from '../db/idempotency.ts';
@@ -104,6 +105,8 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
     key: string | null,
   ): Promise<HandlerAnswer> {
     const parsed = parseFinetuneRequest(body);
+    // Checked before anything is charged (a 400 for an asset that is not the caller's).
+    const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
     const inputs: StoredInput[] = [];
     const imageUrls: StoredImageRef[] = [];
     for (const link of parsed.pictures) {
@@ -143,7 +146,7 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
           imageUrls,
           inputs,
           items: [{ status: 'new' }],
-          assetId: request.query.asset_id || null,
+          assetId,
           logoVariant: user.row.logo_variant,
         });
         await insertFinetune(tx, {

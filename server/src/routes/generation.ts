@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
 import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
 import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
+import { requireOwnAssetId } from '../db/assets.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
 import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
@@ -76,6 +77,8 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     key: string | null,
   ): Promise<HandlerAnswer> {
     const parsed = parseGenerationRequest(tool, body, endpoint);
+    // Checked before anything is charged (a 400 for an asset that is not the caller's).
+    const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
     const inputs: StoredInput[] = [];
     const imageUrls: StoredImageRef[] = [];
     for (const input of parsed.inputs) {
@@ -113,7 +116,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
           imageUrls,
           inputs,
           items: [{ status: 'new' }],
-          assetId: request.query.asset_id || null,
+          assetId,
           logoVariant: user.row.logo_variant,
         });
         if (charged) {

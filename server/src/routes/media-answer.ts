@@ -66,6 +66,10 @@ export function toMediaAnswer(
     error: row.error,
     logo_variant: row.logo_variant,
     asset_id: row.asset_id,
+    visibility: row.visibility,
+    title: row.title,
+    description: row.description,
+    shared_at: iso(row.shared_at),
     image_urls: row.image_urls.flatMap((ref) => {
       if ('url' in ref) return [ref.url];
       return owners.get(ref.file_id) === row.user_sub ? [links.signer.sign(links.origin, ref.file_id).url] : [];

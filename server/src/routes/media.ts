@@ -20,6 +20,7 @@ import {
   type StoredImageRef,
 } from '../db/media.ts';
 import { findUserBySub } from '../db/users.ts';
+import { requireOwnAssetId } from '../db/assets.ts';
 import { HttpError, ok, parseInput } from './http.ts';
 import { resolvePictureLink } from './image-inputs.ts';
 import type { AuthUser } from './user-auth.ts';
@@ -155,7 +156,7 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       progress: 100,
       args,
       imageUrls: await recordImageRefs(deps, user, body.fields.image_urls ?? []),
-      assetId: request.query.asset_id || null,
+      assetId: await requireOwnAssetId(db, user.sub, request.query.asset_id),
       logoVariant: user.row.logo_variant,
       finished: true,
     });
@@ -227,11 +228,14 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     const row = await findMedia(db, request.params.id);
     if (!row) throw new HttpError(404, DETAILS.notFound);
     const owner = await findUserBySub(db, row.user_sub);
-    const isGuest = owner?.username.toLowerCase() === GUEST_USERNAME;
+    // A deleted account's media are gone for everyone.
+    if (!owner || owner.deleted_at) throw new HttpError(404, DETAILS.notFound);
+    const isGuest = owner.username.toLowerCase() === GUEST_USERNAME;
     if (!isGuest && row.visibility !== 'public' && row.visibility !== 'unlisted') throw new HttpError(404, DETAILS.notFound);
     const answer = await mediaAnswer(db, row, linksFor(request));
     const args = Object.fromEntries(PUBLIC_ARGS.filter((key) => key in row.args).map((key) => [key, row.args[key]]));
-    return ok({ ...answer, args });
+    // Title, description, visibility and shared_at are in every media answer; the owner only here.
+    return ok({ ...answer, args, owner: { id: owner.sub, preferred_username: owner.preferred_username } });
   });
 
   app.get<{ Params: { id: string; fileId: string } }>(

@@ -48,4 +48,35 @@ export const DETAILS = {
   tooManySyncWaits: 'Too many requests are waiting for their result.',
   videoNotDescribed: 'Guess from picture needs a picture; videos are not described yet.',
   unknownModel: (option: string, tool: string): string => `"${option}" is not an available model for ${tool}.`,
+  // Credits and payments (issue 7).
+  creditPackNotFound: 'This credit pack does not exist.',
+  checkoutNotFound: 'This checkout does not exist.',
+  unknownAutoRefillOption: 'Unknown auto-refill option.',
+  autoRefillNeedsCard: 'Add a card first: buy a credit pack once and the card is kept for auto-refill.',
+  paymentNotFound: 'This payment does not exist.',
+  historyCursorInvalid: 'next_start_keys is not a key this call gave out.',
+  webhookSignatureInvalid: 'The Kinora-Signature header is missing or wrong.',
+  webhookBodyInvalid: 'The webhook body must be {"type": "checkout.completed", "session_id": "…"}.',
+  // Sharing, public content and assets (issue 7).
+  shareNeedsResult: 'Only a finished result can be shared.',
+  badContentCursor: 'next_start_keys is not a cursor this listing gave out.',
+  assetNotFound: 'Failed to find an asset with this id.',
+  assetUnknownForJob: 'This asset does not exist.',
+  assetMediaUnknown: (ids: readonly string[]): string => `media_ids names media you do not have: ${ids.join(', ')}.`,
+  tooManyAssets: (max: number): string => `You can keep at most ${max} assets; delete one first.`,
+  // Organisations (issue 7).
+  customerNotFound: 'Failed to find an organisation with this id.',
+  customerOwnerOnly: "Only the organisation's owner can do this.",
+  customerAccountUnknown: 'No Kinora account has this e-mail or handle.',
+  customerOwnedAlready: 'You own this organisation already.',
+  customerMemberAlready: 'This person is already a member.',
+  customerMemberNotFound: 'This person is not a member of the organisation.',
+  customerMembersFull: (max: number): string => `An organisation can have at most ${max} members.`,
+  customerGuestCannotJoin: 'The shared guest account cannot be a member of an organisation.',
+  customerGuestCannotOwn: 'The shared guest account cannot create an organisation.',
+  transferKeyRequired: 'Send an Idempotency-Key header so a retried transfer is not made twice.',
+  customerCreditsShort: (balance: number, credits: number): string =>
+    `The organisation has ${balance} credits; it cannot transfer ${credits}.`,
+  ownsFundedCustomer: (name: string, balance: number): string =>
+    `Your organisation "${name}" still has ${balance} credits. Transfer them to its members before you delete your account.`,
 } as const;

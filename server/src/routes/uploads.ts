@@ -13,6 +13,7 @@ import { HttpError, ok, parseInput } from './http.ts';
 import { mediaAnswer } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
+import { requireOwnAssetId } from '../db/assets.ts';
 import { readMultipart, type FileFieldRule } from './multipart-body.ts';
 import type { AuthUser } from './user-auth.ts';
 
@@ -122,12 +123,14 @@ export async function uploadRoutes(app: FastifyInstance, deps: MediaRouteDeps): 
     const { endpoint, field } = UPLOAD_ENDPOINTS[kind];
     app.post<{ Querystring: { asset_id?: string } }>(`/${endpoint}`, async (request): Promise<{ data: Media }> => {
       const user = await auth.requireUser(request);
+      // A wrong asset is refused before the file is read.
+      const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
       // Only this kind's field: a file under any other name is refused before it is read.
       const body = await readMultipart(request, { files: { [field]: uploadRule(kind) } });
       const file = body.files[0];
       if (!file || file.data.length === 0) throw new HttpError(400, MESSAGES.noUploadFile);
       const incoming = { fileName: file.fileName, declaredType: file.mimeType, data: file.data };
-      return ok(await storeUpload(request, user, kind, incoming, request.query.asset_id || null));
+      return ok(await storeUpload(request, user, kind, incoming, assetId));
     });
   }
 
@@ -151,7 +154,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: MediaRouteDeps): 
       if (!data) throw new HttpError(400, 'blob must be the file as base64 or a data: URL.');
       if (data.length === 0) throw new HttpError(400, MESSAGES.noUploadFile);
       const incoming = { fileName: upload.filename, declaredType: upload.content_type, data };
-      const media = await storeUpload(request, user, kind, incoming, request.query.asset_id || null);
+      const media = await storeUpload(request, user, kind, incoming, await requireOwnAssetId(db, user.sub, request.query.asset_id));
       const item = media.items[0];
       return ok({ url: item?.url ?? '', media_id: media.id, file_id: item?.file_id ?? null });
     },

@@ -11,7 +11,9 @@ import { GUEST_USERNAME } from '../../../src/config/limits.ts';
 import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
 import { insertContactMessage } from '../db/contact-messages.ts';
 import { deleteBatchesOfUsers } from '../db/batch.ts';
+import { releaseCustomersOfUser } from '../db/customers.ts';
 import { deleteMediaOfUsers } from '../db/media.ts';
+import { forgetCard } from '../db/payments.ts';
 import { deleteStoriesOfUsers } from '../db/stories.ts';
 import { findUserByHandle, findUserBySub, markUserDeleted, type UserRow } from '../db/users.ts';
 import type { JobEngine } from '../jobs/engine.ts';
@@ -24,7 +26,7 @@ import type { RouteDeps } from './route-deps.ts';
  * `username` / `preferred_username` / `handle` (the public handle); absent or anything else
  * tries the sub first, then the handle.
  */
-async function findPublicUser(deps: RouteDeps, id: string, type: string | undefined): Promise<UserRow | null> {
+export async function findPublicUser(deps: RouteDeps, id: string, type: string | undefined): Promise<UserRow | null> {
   const handle = id.replace(/^@/, '');
   switch (type) {
     case 'id':
@@ -79,7 +81,12 @@ export async function userRoutes(app: FastifyInstance, deps: RouteDeps & { engin
     const user = await auth.requireUser(request);
     if (user.username.toLowerCase() === GUEST_USERNAME) throw new HttpError(403, DETAILS.guestAccountProtected);
     const removed = await db.transaction(async (tx) => {
+      // Memberships go with the account, and so do owned organisations, unless one still holds credits.
+      const funded = await releaseCustomersOfUser(tx, user.sub);
+      if (funded) throw new HttpError(409, DETAILS.ownsFundedCustomer(funded.name, funded.balance));
       await markUserDeleted(tx, user.sub);
+      // The saved card and auto-refill go too: nothing may charge a deleted account.
+      await forgetCard(tx, user.sub);
       const mediaIds = [
         ...(await deleteBatchesOfUsers(tx, [user.sub])),
         ...(await deleteStoriesOfUsers(tx, [user.sub])),

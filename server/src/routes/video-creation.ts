@@ -26,6 +26,7 @@ import {
 import { parseLegacyParams, parseOnePosePreset, PARALLAX_MOTION_TYPE, type PosePreset } from '../../../src/lib/pose-preset.ts';
 import { isRecord } from '../../../src/lib/records.ts';
 import { PROMPT_MAX_LENGTH } from '../config.ts';
+import { requireOwnAssetId } from '../db/assets.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import type { Queryable } from '../db/database.ts';
 import { bindIdempotencyMedia } from '../db/idempotency.ts';
@@ -389,6 +390,8 @@ export async function createVideoCreationJob(
   const handler = async (key: string | null): Promise<HandlerAnswer> => {
     const parsed = parseVideoCreation(body);
     const { inputs, imageUrls } = await resolveCreationInputs(deps, user, parsed);
+    // Checked before anything is charged (a 400 for an asset that is not the caller's).
+    const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
     // SPEC §6: members of the Developer group are not charged.
     const cost = user.groups.includes(DEVELOPER_GROUP) ? 0 : parsed.cost;
     const id = newPublicId();
@@ -407,7 +410,7 @@ export async function createVideoCreationJob(
           cost,
           debitReason: debitReason(parsed),
           logoVariant: user.row.logo_variant,
-          assetId: request.query.asset_id || null,
+          assetId,
         });
         // In the same commit as the debit: a retry after a crash from here on replays this job.
         if (key) await bindIdempotencyMedia(tx, user.sub, key, id);

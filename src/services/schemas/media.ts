@@ -1,5 +1,6 @@
 import { z } from 'zod';
 // Relative imports: the local server loads this file under tsx and imports it by path.
+import { VISIBILITIES } from '../../config/sharing';
 import { GENERATION_STATUSES, ITEM_DONE_STATUS, MEDIA_KINDS, PROMPT_HELPER_MODES } from '../../config/enums';
 
 /**
@@ -75,6 +76,13 @@ export const mediaSchema = z.object({
   /** SPEC §6: guest jobs carry the logo variant. */
   logo_variant: z.boolean().default(false),
   asset_id: z.string().nullable().default(null),
+  /** Kinora's sharing (SPEC §2.8): who may see it, with the title and description it is shared under. */
+  visibility: z.enum(VISIBILITIES).default('private'),
+  title: z.string().default(''),
+  description: z.string().default(''),
+  shared_at: z.string().nullable().default(null),
+  /** GET media/{id}/view only: whose it is. */
+  owner: z.object({ id: z.string(), preferred_username: z.string().nullable() }).optional(),
   image_urls: z.array(z.string()).default([]),
   /** The request's fields as the job stored them (prompt, option, aspect_ratio, voice, …). */
   args: z.record(z.string(), z.unknown()).default({}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '../../config/contact';
 
 /** GET users/{id}?type={type}: the public profile (SPEC §3 "User (API)"). */
 export const publicUserSchema = z.object({ id: z.string(), preferred_username: z.string().nullable() });
@@ -13,9 +14,10 @@ export type UsernameAvailability = z.infer<typeof usernameAvailabilitySchema>;
 
 /** POST users/contact-us. SPEC §7 does not show the fields; these are Kinora's. */
 export const contactUsRequestSchema = z.object({
-  name: z.string().min(1),
-  email: z.email(),
-  message: z.string().min(1),
+  name: z.string().min(1).max(CONTACT_NAME_MAX),
+  email: z.email().max(CONTACT_EMAIL_MAX),
+  // The form asks for CONTACT_MESSAGE_MIN characters; the API keeps accepting shorter ones.
+  message: z.string().min(1).max(CONTACT_MESSAGE_MAX),
 });
 export type ContactUsRequest = z.infer<typeof contactUsRequestSchema>;
 
