@@ -49,6 +49,12 @@ const AlbumScreen = lazyScreen(() => import('@/screens/albums/album-screen'), 'A
 const StoryScreen = lazyScreen(() => import('@/screens/story/story-screen'), 'StoryScreen');
 const UploadScreen = lazyScreen(() => import('@/screens/tools/upload-screen'), 'UploadScreen');
 const GroupIndexScreen = lazyScreen(() => import('@/screens/tools/group-index-screen'), 'GroupIndexScreen');
+const CreditsScreen = lazyScreen(() => import('@/screens/credits/credits-screen'), 'CreditsScreen');
+const OrganisationScreen = lazyScreen(() => import('@/screens/organisation/organisation-screen'), 'OrganisationScreen');
+const LatestScreen = lazyScreen(() => import('@/screens/content/latest-screen'), 'LatestScreen');
+const SharedScreen = lazyScreen(() => import('@/screens/content/shared-screen'), 'SharedScreen');
+const AssetsScreen = lazyScreen(() => import('@/screens/assets/assets-screen'), 'AssetsScreen');
+const ContactScreen = lazyScreen(() => import('@/screens/contact/contact-screen'), 'ContactScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
 
 const videoGroup = MENU.find((group) => group.path === ROUTES.aiVideo.root);
@@ -100,6 +106,22 @@ const profileTitle = (handle: unknown): string => (typeof handle === 'string' ? 
 
 /** The page of each SPEC §2.4 creation type that has one. */
 const CREATION_PAGES = CREATION_TYPES.flatMap((type) => (type.route ? [{ type: type.type, path: type.route }] : []));
+
+/** Keyed by id so another organisation, shared item or asset starts afresh. */
+function OrganisationRoute() {
+  const { id } = useParams();
+  return <OrganisationScreen key={id ?? 'list'} id={id ?? null} />;
+}
+
+function SharedRoute() {
+  const { id } = useParams();
+  return <SharedScreen key={id} id={id ?? ''} />;
+}
+
+function AssetRoute() {
+  const { id } = useParams();
+  return <AssetsScreen key={id ?? 'list'} id={id ?? null} />;
+}
 
 function AlbumRoute() {
   const { id } = useParams();
@@ -156,6 +178,14 @@ export const routes: RouteObject[] = [
       { path: ROUTES.authentication, handle: titled('Sign in'), element: <AuthenticationScreen /> },
       { path: ROUTES.account, handle: titled('Account'), element: <AccountScreen /> },
       { path: ROUTES.notFound, handle: titled('Page not found'), element: <NotFoundScreen /> },
+      { path: ROUTES.credits, handle: titled('Credits'), element: <CreditsScreen /> },
+      { path: ROUTES.latest, handle: titled('Latest'), element: <LatestScreen /> },
+      { path: '/shared/:id', handle: titled('Shared'), element: <SharedRoute /> },
+      { path: ROUTES.assets, handle: titled('Assets'), element: <AssetRoute /> },
+      { path: `${ROUTES.assets}/:id`, handle: titled('Asset'), element: <AssetRoute /> },
+      { path: ROUTES.organisation, handle: titled('Organisation'), element: <OrganisationRoute /> },
+      { path: `${ROUTES.organisation}/:id`, handle: titled('Organisation'), element: <OrganisationRoute /> },
+      { path: ROUTES.contact, handle: titled('Contact us'), element: <ContactScreen /> },
       ...MENU.flatMap((group): RouteObject[] => [
         { path: group.path, handle: titled(group.label), element: <GroupIndexScreen group={group} /> },
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),

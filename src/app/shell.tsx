@@ -19,6 +19,7 @@ import { SessionOverlays } from '@/components/session/session-overlays';
 import { PageLoader } from '@/components/page-loader';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
+import { supportEmail } from '@/config/support';
 import { selectLiveCount } from '@/machines/jobs/jobs.selectors';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import classes from '@/app/shell.module.css';
@@ -139,6 +140,27 @@ export function Shell() {
               ))}
             </div>
           ))}
+        </AppShell.Section>
+        <AppShell.Section pt="xs" component="section" aria-label="More">
+          <NavLink
+            component={Link}
+            to={ROUTES.latest}
+            label="Latest from creators"
+            active={isCurrent(pathname, ROUTES.latest)}
+            aria-current={isCurrent(pathname, ROUTES.latest) ? 'page' : undefined}
+            onClick={closeMenu}
+          />
+          <NavLink
+            component={Link}
+            to={ROUTES.contact}
+            label="Contact us"
+            active={isCurrent(pathname, ROUTES.contact)}
+            aria-current={isCurrent(pathname, ROUTES.contact) ? 'page' : undefined}
+            onClick={closeMenu}
+          />
+          <Text size="sm" c="dimmed" px="sm" pb="xs">
+            Help: <Anchor href={`mailto:${supportEmail()}`} size="sm">{supportEmail()}</Anchor>
+          </Text>
         </AppShell.Section>
       </AppShell.Navbar>
 

@@ -6,6 +6,16 @@ export const ROUTES = {
   /** A user's public profile: `/@{preferred_username}`. */
   profile: (handle: string): string => `/@${handle}`,
   notFound: '/404',
+  /** Kinora's pages for SPEC §1 credits, sharing, assets, organisations and contact. */
+  credits: '/credits',
+  latest: '/latest',
+  /** One shared result (public or unlisted), viewable signed out. */
+  shared: (mediaId: string): string => `/shared/${encodeURIComponent(mediaId)}`,
+  assets: '/assets',
+  asset: (id: string): string => `/assets/${encodeURIComponent(id)}`,
+  organisation: '/organisation',
+  organisationDetail: (id: string): string => `/organisation/${encodeURIComponent(id)}`,
+  contact: '/contact-us',
   aiAudio: {
     root: '/ai-audio/',
     textToSpeech: '/ai-audio/text-to-speech',

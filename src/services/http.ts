@@ -16,7 +16,8 @@ import { isRecord } from '@/lib/records';
  * - `api-key-only`: auth/check; the client API key and nothing about the user.
  * Every call carries `X-CLIENT-TYPE` and `X-Api-Key`.
  */
-export type AuthMode = 'user' | 'none' | 'api-key-only';
+/** `optional`: the user's token when someone is signed in, none otherwise (public pages that show more to their owner). */
+export type AuthMode = 'user' | 'none' | 'api-key-only' | 'optional';
 
 export { ApiError, isApiError } from '@/services/api-error';
 export type { ApiErrorKind } from '@/services/api-error';
@@ -95,6 +96,13 @@ export const apiErrorMessage = (body: unknown): string => {
 };
 
 const authorizationFor = async (auth: AuthMode): Promise<string | undefined> => {
+  if (auth === 'optional') {
+    try {
+      return (await getAccessToken()) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
   if (auth !== 'user') return undefined;
   // getAccessToken throws ApiError(MESSAGES.noSession) itself when there is no session at all.
   const token = await getAccessToken();

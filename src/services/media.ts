@@ -8,6 +8,7 @@ import {
   processingStatusSchema,
 } from '@/services/schemas/media';
 import type { FileUrl, Media, ProcessingStatus } from '@/services/schemas/media';
+import type { ShareRequest } from '@/services/schemas/content';
 import { apiDelete, apiGet, apiPostMultipart, apiPutJson, apiPutMultipart, uploadFraction } from '@/services/http';
 import type { MultipartFields } from '@/services/http';
 
@@ -89,3 +90,7 @@ export const uploadMediaFile = (kind: MediaKind, file: Blob, options: UploadOpti
       : undefined,
   });
 };
+
+/** PUT media/{id}/share (Kinora's; SPEC §2.8 sharing form): title, description and visibility. */
+export const shareMedia = (id: string, body: ShareRequest): Promise<Media> =>
+  apiPutJson(`${mediaPath(id)}/share`, body, mediaSchema);

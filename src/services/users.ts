@@ -30,9 +30,11 @@ export const checkUsernameAvailable = (preferredUsername: string): Promise<Usern
 /** DELETE users: deletes the signed-in user's own account. */
 export const deleteAccount = (): Promise<DeleteAccountResponse> => apiDelete('users', deleteAccountResponseSchema);
 
+/** POST users/contact-us: works signed out too; a signed-in sender's token links the message to them. */
 export const contactUs = (message: ContactUsRequest): Promise<ContactUsResponse> =>
-  apiPostJson('users/contact-us', message, contactUsResponseSchema);
+  apiPostJson('users/contact-us', message, contactUsResponseSchema, { auth: 'optional' });
 
 /** POST users/me/file (JSON, SPEC §7). */
 export const uploadUserFile = (file: UserFileUpload): Promise<UploadedUserFile> =>
   apiPostJson('users/me/file', file, uploadedUserFileSchema);
+

@@ -17,7 +17,14 @@ describe('shell', () => {
   it('lists every menu group and link of SPEC §2.3 with its path, in order', () => {
     renderApp('/');
     const menu = screen.getByRole('navigation', { name: 'Main menu' });
-    const links = within(menu).getAllByRole('link');
+    // Below the SPEC §2.3 menu, a "More" part links Latest, Contact us and the support e-mail.
+    const more = within(menu).getByRole('region', { name: 'More' });
+    const links = within(menu).getAllByRole('link').filter((link) => !more.contains(link));
+    expect(within(more).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Latest from creators',
+      'Contact us',
+      'support@kinora.app',
+    ]);
     const expected = MENU.flatMap((group) => [group, ...group.items]).map(({ label, path }) => ({ label, path }));
     expect(links.map((link) => ({ label: link.textContent, path: link.getAttribute('href') }))).toEqual(expected);
     // A sample checked against SPEC itself, not only against the config module.

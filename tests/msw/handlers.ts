@@ -1,7 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { defaultAppConfiguration } from '@/config/app-config';
+import { assetHandlers, resetFakeAssets } from './assets';
 import { cognitoHandlers } from './cognito';
+import { creditsHandlers, resetFakeCredits } from './credits';
+import { contentHandlers } from './content';
 import { mediaHandlers, resetFakeMedia } from './media';
+import { customerHandlers } from './customers';
 
 export const API = 'http://localhost/api';
 
@@ -34,6 +38,8 @@ export function resetFakeApi(): void {
   fakeApi.takenHandles = new Set();
   fakeApi.calls = [];
   resetFakeMedia();
+  resetFakeCredits();
+  resetFakeAssets();
 }
 
 const record = (request: Request): void => {
@@ -52,6 +58,8 @@ const unauthorized = () => HttpResponse.json({ message: 'Unauthorized' }, { stat
 export const defaultHandlers = [
   http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: defaultAppConfiguration })),
   ...cognitoHandlers,
+  // Credits and payments (issue 7): tests/msw/credits.ts; its credits/get adds card and auto-refill.
+  ...creditsHandlers,
   http.get(`${API}/credits/get`, ({ request }) => {
     record(request);
     return signedIn(request) ? HttpResponse.json({ data: { credit: fakeApi.credits } }) : unauthorized();
@@ -80,4 +88,10 @@ export const defaultHandlers = [
   }),
   // Jobs, uploads and the prompt helper (issue 4): tests/msw/media.ts.
   ...mediaHandlers,
+  // Assets (issue 7): tests/msw/assets.ts.
+  ...assetHandlers,
+  // Organisations (issue 7): tests/msw/customers.ts.
+  ...customerHandlers,
+  // Profiles, Latest, sharing and the promo videos (issue 7): tests/msw/content.ts.
+  ...contentHandlers,
 ];

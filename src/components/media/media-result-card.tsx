@@ -1,13 +1,19 @@
-import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
+import { ShareModal } from '@/components/media/share-modal';
 import { CREATION_TYPES, ribbonLabelFor, type CreationType } from '@/config/creation-types';
 import type { MediaKind } from '@/config/enums';
 import { TOOL_TEXTS, JOB_TEXTS } from '@/config/job-texts';
 import { ROUTES } from '@/config/routes';
+import { SHARING_TEXTS } from '@/config/sharing-texts';
 import { labelJobHistory, readJobHistory } from '@/lib/job-history';
 import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
 import { resultLabel, resultLabelKind } from '@/lib/result-labels';
+import { shareMachine } from '@/machines/content/share.machine';
+import { selectVisibility } from '@/machines/content/share.selectors';
 import type { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 
 export type MediaItem = ReturnType<typeof selectHistory>[number];
@@ -150,6 +156,43 @@ function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
   );
 }
 
+/**
+ * A finished result's sharing (SPEC §2.8): its visibility as a badge when it is not private, and
+ * "Share", which opens the sharing form.
+ */
+function ShareControls({ media, label }: { media: MediaItem; label: string }) {
+  const share = useActorRef(shareMachine, {
+    input: { mediaId: media.id, title: media.title, description: media.description, visibility: media.visibility },
+  });
+  const visibility = useSelector(share, selectVisibility);
+  const [opened, { open, close }] = useDisclosure(false);
+  const closeModal = () => {
+    close();
+    // The next opening starts from the form again (a saved link, a failure are not kept).
+    share.send({ type: 'share.edit' });
+  };
+  const badge = SHARING_TEXTS.share.badge[visibility];
+  return (
+    <Group gap="xs">
+      {visibility !== 'private' && (
+        <Badge
+          size="sm"
+          variant="light"
+          color={visibility === 'public' ? 'teal' : 'gray'}
+          style={{ textTransform: 'none' }}
+          aria-label={SHARING_TEXTS.share.badgeLabel(badge)}
+        >
+          {badge}
+        </Badge>
+      )}
+      <Button size="compact-xs" variant="light" onClick={open} aria-label={SHARING_TEXTS.share.buttonFor(label)}>
+        {SHARING_TEXTS.share.button}
+      </Button>
+      <ShareModal share={share} opened={opened} onClose={closeModal} fallbackTitle={stringArg(media.args, 'prompt') ?? ''} />
+    </Group>
+  );
+}
+
 /** One earlier job of this tool: its results, or why it has none (and whether it was refunded). */
 export interface MediaResultCardProps {
   media: MediaItem;
@@ -209,6 +252,9 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
               />
             ))}
           </SimpleGrid>
+        )}
+        {outcome === 'success' && results.length > 0 && (
+          <ShareControls media={media} label={modelLabel ?? media.option ?? stringArg(media.args, 'option') ?? results[0]?.label ?? ''} />
         )}
         {outcome === 'processing' && (
           <Stack gap={4}>

@@ -2,10 +2,14 @@ import { Anchor, Box, Button, Group, Input, Progress, Stack, Text } from '@manti
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { AssetPicker } from '@/components/assets/asset-picker';
+import { SessionActorContext } from '@/components/session/session-context';
+import { ASSETS_TEXTS } from '@/config/assets-texts';
 import type { MediaKind } from '@/config/enums';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { UPLOAD_RULES } from '@/config/limits';
 import { acceptedExtensions } from '@/lib/upload-validation';
+import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import { uploadMachine } from '@/machines/upload/upload.machine';
 import { selectUploadView, type Media as UploadedMedia } from '@/machines/upload/upload.selectors';
 
@@ -54,6 +58,9 @@ export function UploadField({
   const descriptionId = `${inputId}-description`;
   const uploadErrorId = `${inputId}-upload-error`;
   const [dragging, setDragging] = useState(false);
+  // "Choose from assets" (issue 7): a signed-in person's earlier results, without uploading again.
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const [picking, setPicking] = useState(false);
 
   // The latest callbacks, so the effects below run only when the upload itself changes.
   const onChangeRef = useRef(onChange);
@@ -180,6 +187,16 @@ export function UploadField({
               >
                 {TOOL_TEXTS.upload.choose}
               </Button>
+              {signedIn && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  aria-label={ASSETS_TEXTS.picker.openLabel(label)}
+                  onClick={() => setPicking(true)}
+                >
+                  {ASSETS_TEXTS.picker.open}
+                </Button>
+              )}
             </Group>
           )}
           {uploadError && (
@@ -201,6 +218,17 @@ export function UploadField({
           )}
         </Stack>
       </Box>
+      {signedIn && (
+        <AssetPicker
+          opened={picking}
+          kind={kind}
+          onClose={() => setPicking(false)}
+          onPick={(result) => {
+            setPicking(false);
+            upload.send({ type: 'upload.useExisting', media: result.media, itemIndex: result.itemIndex, name: result.label });
+          }}
+        />
+      )}
     </Input.Wrapper>
   );
 }

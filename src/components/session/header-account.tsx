@@ -20,10 +20,13 @@ function CreditBalance() {
   if (balance === null && (loading || !creditsRef)) {
     return <Skeleton height={20} width={80} radius="sm" role="status" aria-label="Credit balance" aria-busy="true" />;
   }
+  // The balance opens the credits page (buy, auto-refill, history); the live region stays on the text.
   return (
-    <Text component="span" fw={600} role="status" aria-label="Credit balance" style={{ whiteSpace: 'nowrap' }}>
-      {balance === null ? '— credits' : `${balance} credits`}
-    </Text>
+    <Anchor component={Link} to={ROUTES.credits} fw={600} c="inherit" underline="hover" style={{ whiteSpace: 'nowrap' }}>
+      <span role="status" aria-label="Credit balance">
+        {balance === null ? '— credits' : `${balance} credits`}
+      </span>
+    </Anchor>
   );
 }
 
@@ -69,6 +72,20 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
         <Menu.Dropdown>
           <Menu.Item component={Link} to={ROUTES.account} onClick={onNavigate}>
             Account
+          </Menu.Item>
+          {user.attributes.preferred_username && (
+            <Menu.Item component={Link} to={ROUTES.profile(user.attributes.preferred_username)} onClick={onNavigate}>
+              Your profile
+            </Menu.Item>
+          )}
+          <Menu.Item component={Link} to={ROUTES.credits} onClick={onNavigate}>
+            Credits and billing
+          </Menu.Item>
+          <Menu.Item component={Link} to={ROUTES.assets} onClick={onNavigate}>
+            Assets
+          </Menu.Item>
+          <Menu.Item component={Link} to={ROUTES.organisation} onClick={onNavigate}>
+            Organisation
           </Menu.Item>
           <Menu.Item onClick={() => session.send({ type: 'session.signOut' })}>Sign out</Menu.Item>
         </Menu.Dropdown>

@@ -28,7 +28,9 @@ export type UploadUiEvent =
   | { type: 'upload.select'; file: File }
   | { type: 'upload.cancel' }
   | { type: 'upload.clear' }
-  | { type: 'upload.retry' };
+  | { type: 'upload.retry' }
+  /** A result the person already has (e.g. chosen from an asset): done at once, nothing sent. */
+  | { type: 'upload.useExisting'; media: Media; itemIndex?: number; name?: string };
 
 /** What the upload actor reports back. */
 export type UploadProgressEvent =
@@ -111,6 +113,17 @@ export const uploadMachine = setup({
       assertEvent(event, 'upload.failed');
       return { error: event.message };
     }),
+    useExisting: assign(({ event }) => {
+      assertEvent(event, 'upload.useExisting');
+      const item = event.media.items[event.itemIndex ?? 0];
+      // The chosen result becomes the media's first item, which is what the field shows and sends.
+      return {
+        ...EMPTY_FILE,
+        fileName: event.name ?? (event.media.title || null),
+        progress: 1,
+        media: { ...event.media, items: item ? [item] : [] },
+      };
+    }),
     restart: assign({ progress: 0, error: null }),
     clear: assign(EMPTY_FILE),
   },
@@ -120,6 +133,8 @@ export const uploadMachine = setup({
   initial: 'idle',
   on: {
     'upload.select': { target: '.validating', actions: 'takeFile' },
+    // Leaving `uploading` stops its actor, which aborts a request on its way.
+    'upload.useExisting': { target: '.done', actions: 'useExisting' },
   },
   states: {
     idle: {},

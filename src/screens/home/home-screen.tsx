@@ -1,4 +1,5 @@
-import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { MENU } from '@/config/menu';
@@ -12,7 +13,12 @@ const ABILITIES = [
   'Plan whole stories from an idea through a storyboard, and fine-tune models of your own.',
 ];
 
+// The promo reel (its machine and players) loads after the page: the first paint does not wait for it.
+const PromoReel = lazy(async () => ({ default: (await import('@/screens/home/promo-reel')).PromoReel }));
+
 const CREDIT_KINDS = ['Video', 'Image', 'Audio'] as const;
+
+
 
 export function HomeScreen() {
   const tiers = AppConfigActorContext.useSelector(selectTierInformation);
@@ -49,6 +55,10 @@ export function HomeScreen() {
             ))}
           </List>
         </Stack>
+
+        <Suspense fallback={<Skeleton height={200} radius="md" aria-hidden />}>
+          <PromoReel />
+        </Suspense>
 
         <Stack gap="sm" component="section" aria-labelledby="home-tools">
           <Title order={2} id="home-tools">

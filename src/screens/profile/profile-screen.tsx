@@ -1,12 +1,65 @@
-import { Container, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Stack, Text, Title } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { Link } from 'react-router-dom';
+import { ROUTES } from '@/config/routes';
+import { SHARING_TEXTS } from '@/config/sharing-texts';
+import { contentsMachine } from '@/machines/content/contents.machine';
+import { selectContentsError, selectContentsOwner, selectContentsStatus } from '@/machines/content/contents.selectors';
+import { ContentListing } from '@/screens/content/content-listing';
 
-/** The public profile at `/@handle` (SPEC §2.1). Its content listing arrives with a later issue. */
+const TEXTS = SHARING_TEXTS.profile;
+
+/**
+ * The public profile at `/@handle` (SPEC §2.1): the person (GET users/{handle}?type=handle), then
+ * what they shared, searchable and paged. Works signed out; the owner also sees their unlisted items.
+ */
 export function ProfileScreen({ handle }: { handle: string }) {
+  // Keyed: another handle starts its own look-up and listing.
+  return <Profile key={handle} handle={handle} />;
+}
+
+function Profile({ handle }: { handle: string }) {
+  const contents = useActorRef(contentsMachine, { input: { handle } });
+  const status = useSelector(contents, selectContentsStatus);
+  const owner = useSelector(contents, selectContentsOwner);
+  const error = useSelector(contents, selectContentsError);
+  const shownHandle = owner?.preferred_username ?? handle;
+
   return (
-    <Container size="md" py="xl">
-      <Stack gap="md">
-        <Title order={1}>@{handle}</Title>
-        <Text c="dimmed">Public content from @{handle} will be listed here.</Text>
+    <Container size="lg" py="xl">
+      <Stack gap="lg" component="section" aria-labelledby="profile-title">
+        <Title order={1} id="profile-title">
+          {TEXTS.heading(shownHandle)}
+        </Title>
+        {status === 'owner-loading' ? (
+          <Text c="dimmed" role="status">
+            {TEXTS.loading}
+          </Text>
+        ) : status === 'owner-missing' ? (
+          <Stack gap="xs" align="flex-start">
+            <Text role="alert" fw={600}>
+              {TEXTS.notFound}
+            </Text>
+            <Text c="dimmed">{TEXTS.notFoundHint}</Text>
+            <Anchor component={Link} to={ROUTES.latest}>
+              {SHARING_TEXTS.latest.link}
+            </Anchor>
+          </Stack>
+        ) : status === 'owner-failed' ? (
+          <Alert color="red" title={TEXTS.failed} role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{error}</Text>
+              <Button variant="default" size="xs" onClick={() => contents.send({ type: 'contents.retry' })}>
+                {SHARING_TEXTS.listing.retry}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : (
+          <>
+            <Text c="dimmed">{TEXTS.intro(shownHandle)}</Text>
+            <ContentListing contents={contents} showOwner={false} emptyText={TEXTS.empty} />
+          </>
+        )}
       </Stack>
     </Container>
   );

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { AssetSelect } from '@/components/assets/asset-select';
 import { useTrainedModelOptions } from '@/components/finetune/trained-models';
 import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -73,6 +74,8 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   const nextSlotId = useRef(1);
   // Generate is handed over once (see useHandOver).
   const { phase: sendPhase, handOver, markSent } = useHandOver();
+  // "Save results to asset" (issue 7): sent as ?asset_id= with the job.
+  const [assetId, setAssetId] = useState<string | null>(null);
 
   // The schema follows the chosen model and the picture slots, so it is built from the values
   // being checked (react-hook-form takes the latest resolver on every render).
@@ -134,6 +137,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
         endpoint: submitEndpoint(spec, chosen.model),
         cost: chosen.required_credits,
         fields: generationFields(spec, chosen.model, slots, values, chosen.finetuneId),
+        assetId,
       },
     });
   });
@@ -317,6 +321,8 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
             )}
           />
         )}
+
+        <AssetSelect value={assetId} onChange={setAssetId} />
 
         <GenerateBar
           costTestId="generation-cost"

@@ -17,6 +17,7 @@ import {
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, type Control, type Resolver } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { AssetSelect } from '@/components/assets/asset-select';
 import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { useHandOver } from '@/components/jobs/use-hand-over';
@@ -82,6 +83,8 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
   const [composerExtra, setComposerExtra] = useState<string[]>([]);
   const nextComposerId = useRef(1);
   const { phase, handOver, markSent } = useHandOver();
+  // "Save results to asset" (issue 7): sent as ?asset_id= with the job.
+  const [assetId, setAssetId] = useState<string | null>(null);
 
   const contextFor = (values: Pick<VideoFormValues, 'mode' | 'option'>): VideoFormContext => {
     const offered = motionModelOptions(type, values.mode, models);
@@ -142,6 +145,7 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
         endpoint: 'media',
         cost: checkedCost.total,
         fields: videoFormFields(context, checked),
+        assetId,
       },
     });
   });
@@ -410,6 +414,8 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
             )}
           />
         )}
+
+        <AssetSelect value={assetId} onChange={setAssetId} />
 
         <GenerateBar
           costTestId="video-cost"
