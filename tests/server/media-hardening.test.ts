@@ -200,8 +200,13 @@ describe('uploads', () => {
   });
 
   it('keeps ?asset_id= and answers version 1 with no base_url (its results are absolute links)', async () => {
-    const upload = asMedia(await postForm(server, 'image?asset_id=asset-42', { image_file: await png() }, { token: owner.accessToken }));
-    expect(upload).toMatchObject({ asset_id: 'asset-42', version: '1', base_url: '' });
+    const asset = await callApi<{ id: string }>(server, 'asset', { method: 'POST', token: owner.accessToken, json: { name: 'Uploads' } });
+    const assetId = asset.body?.data?.id ?? '';
+    const upload = asMedia(await postForm(server, `image?asset_id=${assetId}`, { image_file: await png() }, { token: owner.accessToken }));
+    expect(upload).toMatchObject({ asset_id: assetId, version: '1', base_url: '' });
+    // An asset that is not the caller's is refused before the file is read.
+    const refused = await postForm(server, 'image?asset_id=asset-42', { image_file: await png() }, { token: owner.accessToken });
+    expect(refused.status).toBe(400);
     const audio = asMedia(await postForm(server, 'audio/text-2-speech', { prompt: 'hi' }, { token: owner.accessToken }));
     expect(audio).toMatchObject({ version: '1', base_url: '' });
     await pollStatus(server, audio.id, hasEnded);

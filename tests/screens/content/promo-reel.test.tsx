@@ -13,7 +13,8 @@ beforeEach(() => resetFakeContent());
 describe('the home page promo reel', () => {
   it('plays the promo videos muted, with controls and their thumbnail as poster, and links to Latest', async () => {
     render(<HomeScreen />);
-    const reel = screen.getByRole('region', { name: 'See what people made' });
+    // The reel loads after the page (a lazy chunk).
+    const reel = await screen.findByRole('region', { name: 'See what people made' });
     const video = await within(reel).findByLabelText('Parallax in a minute', { selector: 'video' });
     expect(video).toHaveAttribute('controls');
     expect((video as HTMLVideoElement).muted).toBe(true);
@@ -26,7 +27,8 @@ describe('the home page promo reel', () => {
   it('says when the videos could not be loaded and tries again', async () => {
     server.use(http.get(`${API}/promo-videos`, () => HttpResponse.json({ detail: 'down' }, { status: 503 }), { once: true }));
     render(<HomeScreen />);
-    const reel = screen.getByRole('region', { name: 'See what people made' });
+    // The reel loads after the page (a lazy chunk).
+    const reel = await screen.findByRole('region', { name: 'See what people made' });
     expect(await within(reel).findByRole('alert')).toHaveTextContent('The videos could not be loaded.');
     await user.click(within(reel).getByRole('button', { name: 'Try again' }));
     expect(await within(reel).findByLabelText('Parallax in a minute', { selector: 'video' })).toBeInTheDocument();
