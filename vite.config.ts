@@ -34,6 +34,9 @@ export default defineConfig({
           include: ['tests/**/*.test.{ts,tsx}'],
           exclude: ['tests/server/**', 'tests/tooling/**', 'tests/e2e/**', 'node_modules/**'],
           setupFiles: ['tests/setup.ts'],
+          // Screen tests render whole routes in jsdom and wait up to 10 s for a page (PAGE_LOAD);
+          // on a busy 2-core CI machine a test with several such waits outlives vitest's 5 s default.
+          testTimeout: 30_000,
           env: {
             VITE_API_URL: 'http://localhost/api',
             VITE_API_KEY: 'test-api-key',
