@@ -55,6 +55,7 @@ const LatestScreen = lazyScreen(() => import('@/screens/content/latest-screen'),
 const SharedScreen = lazyScreen(() => import('@/screens/content/shared-screen'), 'SharedScreen');
 const AssetsScreen = lazyScreen(() => import('@/screens/assets/assets-screen'), 'AssetsScreen');
 const ContactScreen = lazyScreen(() => import('@/screens/contact/contact-screen'), 'ContactScreen');
+const InspectorScreen = lazyScreen(() => import('@/screens/inspector/inspector-screen'), 'InspectorScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
 
 const videoGroup = MENU.find((group) => group.path === ROUTES.aiVideo.root);
@@ -186,6 +187,7 @@ export const routes: RouteObject[] = [
       { path: ROUTES.organisation, handle: titled('Organisation'), element: <OrganisationRoute /> },
       { path: `${ROUTES.organisation}/:id`, handle: titled('Organisation'), element: <OrganisationRoute /> },
       { path: ROUTES.contact, handle: titled('Contact us'), element: <ContactScreen /> },
+      { path: ROUTES.inspector, handle: titled('Machine inspector'), element: <InspectorScreen /> },
       ...MENU.flatMap((group): RouteObject[] => [
         { path: group.path, handle: titled(group.label), element: <GroupIndexScreen group={group} /> },
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),

@@ -16,6 +16,8 @@ export const ROUTES = {
   organisation: '/organisation',
   organisationDetail: (id: string): string => `/organisation/${encodeURIComponent(id)}`,
   contact: '/contact-us',
+  /** The QA machine inspector (issue 8): people in the Developer group, or any visitor in local mode. */
+  inspector: '/inspector',
   aiAudio: {
     root: '/ai-audio/',
     textToSpeech: '/ai-audio/text-to-speech',
