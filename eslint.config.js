@@ -11,6 +11,8 @@ import tseslint from 'typescript-eslint';
  */
 const react = ['react', 'react-dom', 'react-dom/*', '@mantine/*', '@xstate/react', 'react-router-dom', 'react-hook-form'];
 const layer = (name) => [`@/${name}/*`, `**/${name}/*`];
+/** The one file allowed to use `dangerouslySetInnerHTML` (it calls DOMPurify itself). */
+const SAFE_HTML_COMPONENT = 'src/components/help/safe-html.tsx';
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -58,6 +60,20 @@ export default tseslint.config(
     files: ['src/screens/**', 'src/components/**'],
     rules: restrict([...layer('services'), ...layer('app')],
       'screens read machine state and send events; they never import services (ARCHITECTURE.md §2).'),
+  },
+  {
+    // HTML reaches the page only through the one component that sanitises it with DOMPurify.
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    ignores: [SAFE_HTML_COMPONENT],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXAttribute[name.name="dangerouslySetInnerHTML"]',
+          message: `HTML is rendered only through <SafeHtml> (${SAFE_HTML_COMPONENT}), which sanitises it with DOMPurify.`,
+        },
+      ],
+    },
   },
   {
     files: ['server/**'],

@@ -1,11 +1,12 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress';
 
 const apiPort = Number(process.env.PORT ?? 8787);
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -22,6 +23,7 @@ export default defineConfig({
       '/api': `http://localhost:${apiPort}`,
       '/cognito': `http://localhost:${apiPort}`,
       '/local': `http://localhost:${apiPort}`,
+      '/tutorial': `http://localhost:${apiPort}`,
     },
   },
   test: {

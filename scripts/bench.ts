@@ -5,13 +5,17 @@
  * `bench/polling.ts`) and how many processing-status requests per second the local server answers
  * (`bench/status-endpoint.ts`); then how fast the local engine makes video (`bench/video-render.ts`:
  * render seconds per second of a 640 px parallax clip and of an edit, and whether the server's
- * event loop stays free meanwhile). Prints the tables, writes them to `bench-results/bench.md`,
- * and exits non-zero when a figure is over its budget.
+ * event loop stays free meanwhile); then Lighthouse (`bench/lighthouse.ts`: mobile profile, median
+ * of 3 runs on `/`, `/authentication` and a tool page, against a stack started like `npm start`).
+ * Prints the tables, writes them to `bench-results/bench.md` (and the Lighthouse table alone to
+ * `bench-results/lighthouse.md`), and exits non-zero when a figure is over its budget.
+ * `--no-build` reuses dist/; `--no-lighthouse` skips Lighthouse (it takes a few minutes).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { lighthouseOverBudget, lighthouseTable, measureLighthouse, type LighthouseBudget } from '../bench/lighthouse.ts';
 import { measurePolling } from '../bench/polling.ts';
 import { measureStatusEndpoint } from '../bench/status-endpoint.ts';
 import { measureVideoRender } from '../bench/video-render.ts';
@@ -61,7 +65,13 @@ const initialCss = [...new Set(initial.flatMap((c) => c.css ?? []))];
 const lazyJs = [...new Set(Object.values(manifest).map((c) => c.file))].filter(
   (f) => f.endsWith('.js') && !initialFiles.has(f),
 );
+// The machine inspector (a QA tool behind /inspector, never loaded by a customer's page) lays its
+// statecharts out with ELK, a Java-to-JS compiled engine of ~430 KB gzip. It is measured on its own
+// line with its own budget rather than hiding every other lazy chunk's growth under its size.
+const isQaToolChunk = (file: string) => /(^|\/)elk[.-]/.test(file.split('/').pop() ?? '');
+const qaToolJs = lazyJs.filter(isQaToolChunk);
 const largestLazy = lazyJs
+  .filter((file) => !isQaToolChunk(file))
   .map((file) => ({ file, gzip: gzipBytes(file) }))
   .sort((a, b) => b.gzip - a.gzip)[0];
 
@@ -70,11 +80,13 @@ const budget = JSON.parse(readFileSync(join(root, 'bench/budget.json'), 'utf8'))
   initialJsGzipBytes: number;
   initialCssGzipBytes: number;
   largestLazyChunkGzipBytes: number;
+  qaToolChunksGzipBytes: number;
   pollingRequestsPerMinuteFor50Jobs: number;
   statusRequestsPerSecondAtLeast: number;
   parallaxRenderSecondsPerVideoSecondAtMost: number;
   videoEditSecondsPerVideoSecondAtMost: number;
   eventLoopDelayDuringVideoMsAtMost: number;
+  lighthouse: LighthouseBudget;
 };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -96,6 +108,12 @@ const rows = [
     raw: largestLazy ? rawBytes(largestLazy.file) : 0,
     gzip: largestLazy?.gzip ?? 0,
     budget: budget.largestLazyChunkGzipBytes,
+  },
+  {
+    what: `inspector layout engine, QA only (${qaToolJs.join(', ') || 'none'})`,
+    raw: sum(qaToolJs, rawBytes),
+    gzip: sum(qaToolJs, gzipBytes),
+    budget: budget.qaToolChunksGzipBytes,
   },
 ];
 
@@ -137,9 +155,23 @@ lines.push(
   `| … edit (crop to 9:16 in WASM ffmpeg), per second of video | ${video.editSecondsPerVideoSecond.toFixed(2)} | ≤ ${budget.videoEditSecondsPerVideoSecondAtMost} | ${yesNo(videoWithin.edit)} |`,
   `| server event loop's longest delay meanwhile | ${video.eventLoopMaxDelayMs.toFixed(0)} ms | ≤ ${budget.eventLoopDelayDuringVideoMsAtMost} ms | ${yesNo(videoWithin.loop)} |`,
 );
+mkdirSync(join(root, 'bench-results'), { recursive: true });
+let lighthouseOver: string[] = [];
+if (!process.argv.includes('--no-lighthouse')) {
+  const lighthouse = await measureLighthouse();
+  const lighthouseLines = lighthouseTable(lighthouse);
+  lighthouseOver = lighthouseOverBudget(lighthouse, budget.lighthouse);
+  const b = budget.lighthouse;
+  const floors = [
+    `Lighthouse budgets (every page): performance ≥ ${b.performanceScoreAtLeast * 100}, accessibility ≥ ${b.accessibilityScoreAtLeast * 100},`,
+    `best practices ≥ ${b.bestPracticesScoreAtLeast * 100}, SEO ≥ ${b.seoScoreAtLeast * 100}, LCP ≤ ${b.lcpMsAtMost} ms, TBT ≤ ${b.tbtMsAtMost} ms,`,
+    `CLS ≤ ${b.clsAtMost}: ${lighthouseOver.length === 0 ? 'all within' : `over: ${lighthouseOver.join(', ')}`}.`,
+  ].join(' ');
+  lines.push('', lighthouseLines, '', floors);
+  writeFileSync(join(root, 'bench-results/lighthouse.md'), `${lighthouseLines}\n\n${floors}\n`);
+}
 const table = lines.join('\n');
 console.log(table);
-mkdirSync(join(root, 'bench-results'), { recursive: true });
 writeFileSync(join(root, 'bench-results/bench.md'), `${table}\n`);
 
 const over = [
@@ -149,6 +181,7 @@ const over = [
   ...(videoWithin.parallax ? [] : ['parallax render time']),
   ...(videoWithin.edit ? [] : ['video edit time']),
   ...(videoWithin.loop ? [] : ['event loop delay during video work']),
+  ...lighthouseOver,
 ];
 if (over.length > 0) {
   console.error(`Over budget: ${over.join(', ')}`);

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { loadEnv } from '@/config/env';
 import { configureAuth } from '@/services/auth';
@@ -12,6 +12,9 @@ import { server } from './msw/server';
 // Mantine needs these in jsdom (ARCHITECTURE.md §1 facts). matchMedia answers width queries for a
 // desktop viewport unless a test calls `setViewportWidth` or `setMobileViewport`.
 installMatchMedia();
+// findBy/waitFor give up after 1 s by default; a clean-clone run shares 2 cores between the
+// server tests' databases and these renders, where a whole route can take longer than that.
+configure({ asyncUtilTimeout: 4000 });
 class ResizeObserverShim {
   observe() {}
   unobserve() {}

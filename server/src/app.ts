@@ -31,6 +31,7 @@ import { contentRoutes } from './routes/content.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { localProviderPages, paymentRoutes } from './routes/payments.ts';
 import { textRoutes } from './routes/text.ts';
+import { tutorialRoutes } from './routes/tutorial.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 
 export interface AppOptions {
@@ -77,6 +78,8 @@ function contentSecurityPolicy(): Record<string, string[]> {
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
     workerSrc: ["'self'", 'blob:'],
+    // A help topic with a video-host link embeds it (SPEC §2.9 item 4); nothing else is framed.
+    frameSrc: ['https://www.youtube-nocookie.com'],
     objectSrc: ["'none'"],
     baseUri: ["'none'"],
     formAction: ["'self'"],
@@ -199,6 +202,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await localProviderPages(app, deps);
+  // The help topics' tutorial files live at {host}/tutorial/{file}, outside /api (SPEC §2.9 item 4).
+  await tutorialRoutes(app, mediaDeps);
   await registerSpa(app, options.staticDir);
 
   if (options.guestCleanup) {

@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
+import { LazyNotifications } from '@/app/lazy-notifications';
 import { TelemetryProvider } from '@/app/telemetry-context';
 import { theme } from '@/app/theme';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
@@ -10,6 +10,7 @@ import { BannerActorContext } from '@/components/banner/banner-context';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { TOAST } from '@/config/limits';
+import { inspect } from '@/lib/inspection/hub';
 import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
 import type { AppRouter } from '@/app/router';
@@ -25,19 +26,20 @@ interface AppProvidersProps {
 
 /**
  * Everything around the router: theme, toasts, telemetry, the app-config, banner, session and
- * jobs actors, a last-resort boundary.
+ * jobs actors (each reporting to the inspection hub, which the QA inspector reads), a last-resort
+ * boundary.
  */
 export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} env={mantineEnv}>
       {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered. */}
-      <Notifications position={TOAST.position} autoClose={TOAST.autoCloseMs} pauseResetOnHover={TOAST.pauseResetOnHover} />
+      <LazyNotifications position={TOAST.position} autoClose={TOAST.autoCloseMs} pauseResetOnHover={TOAST.pauseResetOnHover} />
       <TelemetryProvider telemetry={telemetry}>
-        <AppConfigActorContext.Provider>
-          <BannerActorContext.Provider>
-            <SessionActorContext.Provider options={{ input: sessionInput }}>
+        <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>
+          <BannerActorContext.Provider options={{ id: 'banner', inspect }}>
+            <SessionActorContext.Provider options={{ id: 'session', input: sessionInput, inspect }}>
               {/* Inside the session: the registry follows who is signed in (see useJobsBridge). */}
-              <JobsActorContext.Provider options={{ input: { hidden: document.visibilityState === 'hidden' } }}>
+              <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: document.visibilityState === 'hidden' }, inspect }}>
                 <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
               </JobsActorContext.Provider>
             </SessionActorContext.Provider>

@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, NavLink, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
@@ -114,7 +114,8 @@ export function Shell() {
       </AppShell.Header>
 
       <AppShell.Navbar ref={menuRef} id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
-        <AppShell.Section grow component={ScrollArea} type="auto">
+        {/* Native scrolling: Mantine's ScrollArea would bring floating-ui into the initial bundle. */}
+        <AppShell.Section grow className={classes.menuScroll}>
           {MENU.map((group) => (
             <div key={group.path}>
               <NavLink

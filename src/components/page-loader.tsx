@@ -4,7 +4,8 @@ import { Center, Loader } from '@mantine/core';
 export function PageLoader() {
   return (
     <Center py="xl">
-      <Loader aria-label="Loading page" />
+      {/* A named status: aria-label alone is not allowed on the loader's plain <span> (axe aria-prohibited-attr). */}
+      <Loader role="status" aria-label="Loading page" />
     </Center>
   );
 }

@@ -1,4 +1,8 @@
-import { z } from 'zod';
+import { en } from 'zod/locales';
+import { z } from 'zod/mini';
+
+// zod/mini loads no locale by itself; English, as `zod` sets it (see services/schemas/zod-mini.ts).
+z.config(en());
 
 /**
  * The web app's environment, read from Vite's `VITE_*` variables once at start.
@@ -10,26 +14,29 @@ import { z } from 'zod';
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-const given = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
 
 const isUrl = (value: string): boolean => URL.canParse(value);
 const isPath = (value: string): boolean => value.startsWith('/');
 
 const urlOrPath = z
   .string()
-  .refine((value) => isUrl(value) || isPath(value), { message: 'must be a URL or a path starting with "/"' });
+  .check(z.refine((value) => isUrl(value) || isPath(value), { message: 'must be a URL or a path starting with "/"' }));
 
-const url = z.string().refine(isUrl, { message: 'must be a URL' });
+const url = z.string().check(z.refine(isUrl, { message: 'must be a URL' }));
 
-const booleanFlag = z
-  .enum(['true', 'false'], { message: 'must be "true" or "false"' })
-  .transform((value) => value === 'true');
+const booleanFlag = z.pipe(
+  z.enum(['true', 'false'], { message: 'must be "true" or "false"' }),
+  z.transform((value) => value === 'true'),
+);
 
-const commaList = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== ''),
+const commaList = z.pipe(
+  z.string(),
+  z.transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  ),
 );
 
 export const AUTH_FLOW_TYPES = ['USER_SRP_AUTH', 'USER_PASSWORD_AUTH'] as const;
@@ -39,37 +46,49 @@ export type AuthFlowType = (typeof AUTH_FLOW_TYPES)[number];
 export const SOCIAL_PROVIDERS = ['Google', 'Facebook', 'Apple'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
-const socialProviderList = commaList.pipe(
+const socialProviderList = z.pipe(
+  commaList,
   z.array(z.enum(SOCIAL_PROVIDERS, { message: `each must be one of ${SOCIAL_PROVIDERS.join(', ')}` })),
 );
 
-export const envSchema = z
-  .object({
-    VITE_API_URL: given(urlOrPath.default('/api')),
-    VITE_API_KEY: given(z.string()),
-    VITE_COGNITO_REGION: given(z.string().default('us-east-1')),
-    VITE_COGNITO_USER_POOL_ID: given(z.string()),
-    VITE_COGNITO_CLIENT_ID: given(z.string()),
-    VITE_COGNITO_ENDPOINT: given(urlOrPath.optional()),
-    VITE_AUTH_FLOW_TYPE: given(
-      z.enum(AUTH_FLOW_TYPES, { message: `must be one of ${AUTH_FLOW_TYPES.join(', ')}` }).default('USER_SRP_AUTH'),
-    ),
-    VITE_SENTRY_DSN: given(url.optional()),
-    VITE_SENTRY_ENVIRONMENT: given(z.string().default('production')),
-    VITE_ANALYTICS_ENDPOINT: given(urlOrPath.optional()),
-    VITE_SUPPORT_EMAIL: given(z.email({ message: 'must be an e-mail address' }).default('support@kinora.app')),
-    VITE_MEDIA_HOST: given(url.default('')),
-    VITE_PAYMENT_PROVIDER: given(z.string().default('stripe')),
-    VITE_LOCAL_MODE: given(booleanFlag.default(false)),
-    VITE_REDIRECT_ALLOWLIST: given(commaList.default([])),
-    /** The shared guest account's published password; without it "Continue as guest" is disabled. */
-    VITE_GUEST_PASSWORD: given(z.string().optional()),
-    /** The user pool's hosted-UI domain; social sign-in needs it. */
-    VITE_COGNITO_OAUTH_DOMAIN: given(z.string().optional()),
-    /** The social identity providers the pool has, comma-separated (Google, Facebook, Apple). */
-    VITE_COGNITO_SOCIAL_PROVIDERS: given(socialProviderList.default([])),
-  })
-  .transform((vars) => ({
+// zod/mini (a fraction of zod's weight in the initial bundle); blank values are turned into
+// undefined before parsing (see `withoutBlanks`), so defaults and optionals apply to them.
+const envVarsSchema = z.object({
+  VITE_API_URL: z._default(urlOrPath, '/api'),
+  VITE_API_KEY: z.string(),
+  VITE_COGNITO_REGION: z._default(z.string(), 'us-east-1'),
+  VITE_COGNITO_USER_POOL_ID: z.string(),
+  VITE_COGNITO_CLIENT_ID: z.string(),
+  VITE_COGNITO_ENDPOINT: z.optional(urlOrPath),
+  VITE_AUTH_FLOW_TYPE: z._default(
+    z.enum(AUTH_FLOW_TYPES, { message: `must be one of ${AUTH_FLOW_TYPES.join(', ')}` }),
+    'USER_SRP_AUTH',
+  ),
+  VITE_SENTRY_DSN: z.optional(url),
+  VITE_SENTRY_ENVIRONMENT: z._default(z.string(), 'production'),
+  VITE_ANALYTICS_ENDPOINT: z.optional(urlOrPath),
+  VITE_SUPPORT_EMAIL: z._default(z.email({ message: 'must be an e-mail address' }), 'support@kinora.app'),
+  VITE_MEDIA_HOST: z._default(url, ''),
+  VITE_PAYMENT_PROVIDER: z._default(z.string(), 'stripe'),
+  VITE_LOCAL_MODE: z._default(booleanFlag, false),
+  VITE_REDIRECT_ALLOWLIST: z._default(commaList, []),
+  /** The shared guest account's published password; without it "Continue as guest" is disabled. */
+  VITE_GUEST_PASSWORD: z.optional(z.string()),
+  /** The user pool's hosted-UI domain; social sign-in needs it. */
+  VITE_COGNITO_OAUTH_DOMAIN: z.optional(z.string()),
+  /** The social identity providers the pool has, comma-separated (Google, Facebook, Apple). */
+  VITE_COGNITO_SOCIAL_PROVIDERS: z._default(socialProviderList, []),
+});
+
+/** The source with every blank value (Vite's unset variable) as undefined. */
+const withoutBlanks = (source: unknown): unknown =>
+  typeof source === 'object' && source !== null
+    ? Object.fromEntries(Object.entries(source).map(([key, value]) => [key, blankToUndefined(value)]))
+    : source;
+
+export const envSchema = z.pipe(
+  z.pipe(z.transform(withoutBlanks), envVarsSchema),
+  z.transform((vars) => ({
     apiUrl: vars.VITE_API_URL,
     apiKey: vars.VITE_API_KEY,
     cognitoRegion: vars.VITE_COGNITO_REGION,
@@ -89,7 +108,8 @@ export const envSchema = z
     oauthDomain: vars.VITE_COGNITO_OAUTH_DOMAIN,
     // A provider is only usable through a hosted-UI domain.
     socialProviders: vars.VITE_COGNITO_OAUTH_DOMAIN ? vars.VITE_COGNITO_SOCIAL_PROVIDERS : [],
-  }));
+  })),
+);
 
 export type Env = z.output<typeof envSchema>;
 

@@ -1,3 +1,5 @@
+import { loadEnv } from './env';
+
 /** A topic of the contextual help popover (SPEC §2.9, §2.10, §3 "Help topic"). */
 export interface HelpTopic {
   index: number;
@@ -82,3 +84,75 @@ export const HELP_TOPICS: readonly HelpTopic[] = TOPICS.map(([title, description
 export function tutorialVideoUrl(host: string, file: string): string {
   return `${host.replace(/\/$/, '')}/tutorial/${file}`;
 }
+
+/** SPEC §2.11: below 768 px wide the device is mobile; tablets get the desktop file. */
+export type HelpDevice = 'mobile' | 'desktop';
+
+/** What the popover shows as the topic's tutorial. */
+export type TopicTutorial = { kind: 'embed'; src: string } | { kind: 'file'; src: string };
+
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{6,20}$/;
+
+/**
+ * The embeddable address of a video-host link (`watch?v=`, `youtu.be/`, `/embed/`, `/shorts/`),
+ * or null when the link is not one: then the topic's own file is shown instead.
+ */
+export function youtubeEmbedUrl(link: string): string | null {
+  if (!URL.canParse(link)) return null;
+  const url = new URL(link);
+  if (url.protocol !== 'https:') return null;
+  const host = url.hostname.replace(/^www\.|^m\./, '');
+  let id: string | null = null;
+  if (host === 'youtu.be') id = url.pathname.slice(1);
+  else if (host === 'youtube.com' || host === 'youtube-nocookie.com') {
+    const [, first, second] = url.pathname.split('/');
+    id = first === 'watch' ? url.searchParams.get('v') : first === 'embed' || first === 'shorts' ? (second ?? null) : null;
+  }
+  return id && YOUTUBE_ID.test(id) ? `https://www.youtube-nocookie.com/embed/${id}` : null;
+}
+
+/**
+ * The tutorial of a topic on this device: the embedded video-host video when the topic has a
+ * usable link, else the desktop or mobile file under `{host}/tutorial/`, else nothing.
+ */
+export function topicTutorial(topic: HelpTopic, device: HelpDevice, host: string): TopicTutorial | null {
+  const embed = topic.youtube_link ? youtubeEmbedUrl(topic.youtube_link) : null;
+  if (embed) return { kind: 'embed', src: embed };
+  const file = device === 'mobile' ? (topic.video_mobile ?? topic.video_desktop) : (topic.video_desktop ?? topic.video_mobile);
+  return file ? { kind: 'file', src: tutorialVideoUrl(host, file) } : null;
+}
+
+let cachedHost: string | undefined;
+
+/**
+ * The `{host}` of tutorial files: VITE_MEDIA_HOST, or "" (the app's own origin, as the promo
+ * reel's files are) when it is empty or the environment cannot be read.
+ */
+export function tutorialHost(): string {
+  if (cachedHost !== undefined) return cachedHost;
+  try {
+    cachedHost = loadEnv().mediaHost;
+  } catch {
+    cachedHost = '';
+  }
+  return cachedHost;
+}
+
+const topicIndexOf = (title: string): number => {
+  const index = TOPICS.findIndex(([topicTitle]) => topicTitle === title);
+  if (index < 0) throw new Error(`no help topic is called ${title}`);
+  return index;
+};
+
+/** The topics of the help buttons beside tool settings (SPEC §2.10 indices). */
+export const SETTING_HELP_TOPICS = {
+  share: topicIndexOf('Share'),
+  shareOptions: topicIndexOf('Share Options'),
+  quantity: topicIndexOf('Quantity'),
+  aspectRatio: topicIndexOf('Aspect Ratio'),
+  videoSettings: topicIndexOf('Video Settings'),
+  ideaForStory: topicIndexOf('Idea for Story'),
+  duration: topicIndexOf('Duration'),
+  finetuneOptions: topicIndexOf('FineTune Options'),
+  faceOrderIndex: topicIndexOf('Face Order Index'),
+} as const;

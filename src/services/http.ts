@@ -1,6 +1,6 @@
-import axios, { isAxiosError } from 'axios';
-import type { AxiosInstance, AxiosProgressEvent, AxiosRequestConfig, Method } from 'axios';
-import type { z } from 'zod';
+import type { AxiosError, AxiosInstance, AxiosProgressEvent, AxiosRequestConfig, Method } from 'axios';
+import { safeParse } from 'zod/mini';
+import type { $ZodType, output } from 'zod/v4/core';
 import { loadEnv } from '@/config/env';
 import type { Env } from '@/config/env';
 import { MESSAGES } from '@/config/messages';
@@ -50,16 +50,39 @@ const CLIENT_TYPE = 'web-frontend';
 let cachedEnv: Env | undefined;
 const env = (): Env => (cachedEnv ??= loadEnv());
 
-/** The one axios instance of the app; base URL and API key come from the environment. */
-export const http: AxiosInstance = axios.create();
+let httpInstance: Promise<AxiosInstance> | undefined;
 
-http.interceptors.request.use((config) => {
-  const { apiUrl, apiKey } = env();
-  config.baseURL = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
-  config.headers.set('X-CLIENT-TYPE', CLIENT_TYPE);
-  config.headers.set('X-Api-Key', apiKey);
-  return config;
-});
+/**
+ * The one axios instance of the app; base URL and API key come from the environment. axios is
+ * downloaded with the first request (beside the first render) instead of in the initial bundle;
+ * a failed download is tried again by the next request.
+ */
+export const loadHttp = (): Promise<AxiosInstance> => {
+  httpInstance ??= import('axios').then(
+    ({ default: axios }) => {
+      const http = axios.create();
+      http.interceptors.request.use((config) => {
+        const { apiUrl, apiKey } = env();
+        config.baseURL = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
+        config.headers.set('X-CLIENT-TYPE', CLIENT_TYPE);
+        config.headers.set('X-Api-Key', apiKey);
+        return config;
+      });
+      return http;
+    },
+    (error: unknown) => {
+      httpInstance = undefined;
+      throw error;
+    },
+  );
+  return httpInstance;
+};
+
+// Downloading starts when this module loads (at boot), so the first request does not wait for it.
+loadHttp().catch(() => undefined);
+
+/** axios's own `isAxiosError`, without importing axios into the initial bundle. */
+const isAxiosError = (error: unknown): error is AxiosError => isRecord(error) && error.isAxiosError === true;
 
 const appendItem = (form: FormData, key: string, item: MultipartItem): void => {
   // A File is a Blob and keeps its own name as the part's file name.
@@ -125,11 +148,12 @@ const toApiError = (error: unknown, method: Method, path: string): ApiError => {
   return new ApiError(`Network error on ${describe(method, path)}${reason}`, { kind: 'network', cause: error });
 };
 
-const parsePayload = <S extends z.ZodType>(body: unknown, schema: S, method: Method, path: string): z.output<S> => {
+const parsePayload = <S extends $ZodType>(body: unknown, schema: S, method: Method, path: string): output<S> => {
   if (!isRecord(body) || !('data' in body)) {
     throw new ApiError(`Unexpected response from ${describe(method, path)}: no data field`, { kind: 'parse' });
   }
-  const result = schema.safeParse(body.data);
+  // zod's `safeParse` as a function: it takes a `zod` or a `zod/mini` schema alike.
+  const result = safeParse(schema, body.data);
   if (!result.success) {
     const issues = result.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
@@ -142,13 +166,13 @@ const parsePayload = <S extends z.ZodType>(body: unknown, schema: S, method: Met
   return result.data;
 };
 
-const request = async <S extends z.ZodType>(
+const request = async <S extends $ZodType>(
   method: Method,
   path: string,
   schema: S,
   body: { json: unknown } | { form: FormData } | undefined,
   options: RequestOptions = {},
-): Promise<z.output<S>> => {
+): Promise<output<S>> => {
   const authorization = await authorizationFor(options.auth ?? 'user');
   const headers: Record<string, string> = {};
   if (authorization) headers.Authorization = authorization;
@@ -170,33 +194,33 @@ const request = async <S extends z.ZodType>(
   }
   let responseBody: unknown;
   try {
-    responseBody = (await http.request<unknown>(config)).data;
+    responseBody = (await (await loadHttp()).request<unknown>(config)).data;
   } catch (error) {
     throw toApiError(error, method, path);
   }
   return parsePayload(responseBody, schema, method, path);
 };
 
-export const apiGet = <S extends z.ZodType>(path: string, schema: S, options?: RequestOptions) =>
+export const apiGet = <S extends $ZodType>(path: string, schema: S, options?: RequestOptions) =>
   request('get', path, schema, undefined, options);
 
-export const apiDelete = <S extends z.ZodType>(path: string, schema: S, options?: RequestOptions) =>
+export const apiDelete = <S extends $ZodType>(path: string, schema: S, options?: RequestOptions) =>
   request('delete', path, schema, undefined, options);
 
-export const apiPostJson = <S extends z.ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
+export const apiPostJson = <S extends $ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
   request('post', path, schema, { json: body }, options);
 
-export const apiPutJson = <S extends z.ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
+export const apiPutJson = <S extends $ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
   request('put', path, schema, { json: body }, options);
 
-export const apiPostMultipart = <S extends z.ZodType>(
+export const apiPostMultipart = <S extends $ZodType>(
   path: string,
   fields: MultipartFields,
   schema: S,
   options?: RequestOptions,
 ) => request('post', path, schema, { form: toFormData(fields) }, options);
 
-export const apiPutMultipart = <S extends z.ZodType>(
+export const apiPutMultipart = <S extends $ZodType>(
   path: string,
   fields: MultipartFields,
   schema: S,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/services/schemas/zod-mini';
 import { STORAGE_KEYS } from '@/config/limits';
 import type { StorageKey } from '@/config/limits';
 import { appConfigurationSchema } from '@/services/schemas/app-config';
@@ -8,12 +8,12 @@ import { storedJobsSchema } from '@/services/schemas/stored-jobs';
 const storedValueSchemas = {
   [STORAGE_KEYS.appConfiguration]: appConfigurationSchema,
   /** Epoch milliseconds after which the stored app configuration is stale. */
-  [STORAGE_KEYS.appConfigExpiry]: z.number().finite(),
-  [STORAGE_KEYS.couponCode]: z.string().min(1),
-  [STORAGE_KEYS.redirectUri]: z.string().min(1),
+  [STORAGE_KEYS.appConfigExpiry]: z.number(),
+  [STORAGE_KEYS.couponCode]: z.string().check(z.minLength(1)),
+  [STORAGE_KEYS.redirectUri]: z.string().check(z.minLength(1)),
   [STORAGE_KEYS.redirectState]: z.string(),
   [STORAGE_KEYS.jobs]: storedJobsSchema,
-} satisfies Record<StorageKey, z.ZodType>;
+} satisfies Record<StorageKey, z.ZodMiniType>;
 
 type StoredValueSchemas = typeof storedValueSchemas;
 export type StoredValue<K extends StorageKey> = z.output<StoredValueSchemas[K]>;
@@ -51,7 +51,7 @@ export const readStored = <K extends StorageKey>(key: K): StoredValue<K> | null 
   }
   if (raw === null) return null;
   // Widened for the loop; the key picked the schema, so its output is StoredValue<K>.
-  const schema: z.ZodType = storedValueSchemas[key];
+  const schema: z.ZodMiniType = storedValueSchemas[key];
   const json = parseJson(raw);
   const candidates: unknown[] = json.ok ? [json.value, raw] : [raw];
   for (const candidate of candidates) {

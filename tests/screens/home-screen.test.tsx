@@ -48,7 +48,8 @@ describe('home screen credits table', () => {
     server.use(http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: serverConfiguration() })));
 
     render(<HomeScreen />);
-    const table = screen.getByRole('table', { name: 'Credits per generation' });
+    // The table is its own chunk (below the fold), so it arrives a moment after the page.
+    const table = await screen.findByRole('table', { name: 'Credits per generation' });
     const row = await within(table).findByRole('row', { name: /Starter tier from the server/ });
     expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['20', '4', '4']);
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 7);
@@ -80,7 +81,8 @@ describe('home screen credits table', () => {
     await waitFor(() => expect(probe).toHaveTextContent('yes'));
 
     expect(warn).toHaveBeenCalledTimes(1);
-    const table = screen.getByRole('table', { name: 'Credits per generation' });
+    // The table is its own chunk (below the fold), so it arrives a moment after the page.
+    const table = await screen.findByRole('table', { name: 'Credits per generation' });
     expect(within(table).queryByText('Starter tier from the server')).not.toBeInTheDocument();
     const openTier = within(table).getByRole('row', { name: /Open Tier/ });
     expect(within(openTier).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['400', '80', '80']);

@@ -25,7 +25,7 @@ main.narrow { max-width: 30rem; }
 h1 { font-size: 1.5rem; margin: 0 0 .75rem; }
 h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
 a { color: #6741d9; }
-.muted { color: #6c757d; font-size: .9rem; }
+.muted { color: #5f666d; font-size: .9rem; }
 .summary { display: flex; justify-content: space-between; gap: 1rem; align-items: baseline; }
 .price { font-size: 1.5rem; font-weight: 700; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
@@ -46,7 +46,7 @@ button, .button { font: inherit; font-weight: 600; border-radius: .5rem; padding
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid #e9ecef; white-space: nowrap; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; margin: 0; }
-dt { color: #6c757d; }
+dt { color: #5f666d; }
 dd { margin: 0; font-weight: 600; }
 @media (max-width: 30rem) { .row { flex-direction: column; gap: 0; } .summary { flex-direction: column; gap: 0; } }
 `;

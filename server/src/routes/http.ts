@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { safeParse, type z } from 'zod';
 
 /**
  * An error with the status and the `detail` the client should see (SPEC §7: on failure the
@@ -25,8 +25,9 @@ export function describeZodError(error: z.ZodError): string {
 }
 
 /** Parses a request body (or query) with a shared schema; a 400 with a readable detail otherwise. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = 'Request body'): z.output<S> {
-  const result = schema.safeParse(value);
+export function parseInput<S extends z.core.$ZodType>(schema: S, value: unknown, what = 'Request body'): z.output<S> {
+  // As a function, so `zod/mini` schemas (shared with the web app's first page) parse too.
+  const result = safeParse(schema, value);
   if (!result.success) throw new HttpError(400, `${what} is invalid: ${describeZodError(result.error)}`);
   return result.data;
 }

@@ -35,6 +35,8 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
     await app.register(fastifyStatic, {
       root: path.resolve(staticDir),
       index: ['index.html'],
+      // The build writes `.gz` beside each text file (scripts/precompress.ts): sent to browsers that accept gzip.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(response, filePath) {
         const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);

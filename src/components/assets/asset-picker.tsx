@@ -13,6 +13,7 @@ import {
   selectPickerStatus,
   type PickableResult,
 } from '@/machines/assets/asset-picker.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 export type { PickableResult } from '@/machines/assets/asset-picker.selectors';
 
@@ -54,7 +55,7 @@ interface PickerBodyProps {
 
 /** The picker's actor lives while the modal is open: each opening reads the assets afresh. */
 function PickerBody({ kind, onPick }: PickerBodyProps) {
-  const picker = useActorRef(assetPickerMachine, { input: { kind } });
+  const picker = useActorRef(assetPickerMachine, { input: { kind }, inspect });
   const status = useSelector(picker, selectPickerStatus);
   const assets = useSelector(picker, selectPickerAssets);
   const chosenId = useSelector(picker, selectPickerChosenId);

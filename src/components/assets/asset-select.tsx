@@ -13,6 +13,7 @@ import {
   selectCreatingAsset,
 } from '@/machines/assets/assets.selectors';
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ASSETS_TEXTS.select;
 const NONE = '__none__';
@@ -31,7 +32,7 @@ export interface AssetSelectProps {
 }
 
 function SignedInAssetSelect({ value, onChange }: AssetSelectProps) {
-  const assets = useActorRef(assetsMachine);
+  const assets = useActorRef(assetsMachine, { inspect });
   const items = useSelector(assets, selectAssets);
   const status = useSelector(assets, selectAssetsStatus);
   const creating = useSelector(assets, selectCreatingAsset);

@@ -7,6 +7,7 @@ import { FINETUNE_TOOL } from '@/config/finetune';
 import { finetunesMachine } from '@/machines/finetunes/finetunes.machine';
 import { selectFinetuneJobMediaIds } from '@/machines/finetunes/finetunes.selectors';
 import { selectCurrentUserId } from '@/machines/session/session.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 export type FinetunesRef = ActorRefFrom<typeof finetunesMachine>;
 
@@ -49,7 +50,7 @@ function useFinetunesBridge(finetunes: FinetunesRef): void {
  * providers.
  */
 export function FinetunesProvider({ children }: { children: ReactNode }) {
-  const finetunes = useActorRef(finetunesMachine);
+  const finetunes = useActorRef(finetunesMachine, { inspect });
   useFinetunesBridge(finetunes);
   return <FinetunesContext.Provider value={finetunes}>{children}</FinetunesContext.Provider>;
 }

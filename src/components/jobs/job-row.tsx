@@ -1,6 +1,9 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
+import { ROUTES } from '@/config/routes';
+import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobSummary } from '@/components/jobs/job-summary';
 import { phaseText, resultPath, useJobView, type JobEntry, type JobView } from '@/components/jobs/job-view';
 
@@ -27,6 +30,7 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
   const { view, canCancel } = useJobView(entry);
   const link = resultPath(view);
   const phase = phaseText(view);
+  const mayInspect = useCanInspect();
   return (
     <Paper withBorder p="sm" radius="md" component="li" aria-label={`${view.toolTitle}, ${phase}`}>
       <Stack gap={6}>
@@ -48,6 +52,17 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
           {link && (
             <Anchor component={Link} to={link} size="sm" onClick={onNavigate}>
               {JOB_TEXTS.viewResult}
+            </Anchor>
+          )}
+          {mayInspect && (
+            <Anchor
+              component={Link}
+              to={`${ROUTES.inspector}?actor=${encodeURIComponent(entry.localId)}`}
+              size="sm"
+              onClick={onNavigate}
+              aria-label={INSPECTOR_TEXTS.inspectJobLabel(view.toolTitle)}
+            >
+              {INSPECTOR_TEXTS.inspectJob}
             </Anchor>
           )}
           {!view.live && (

@@ -15,6 +15,7 @@ import { resultLabel, resultLabelKind } from '@/lib/result-labels';
 import { shareMachine } from '@/machines/content/share.machine';
 import { selectVisibility } from '@/machines/content/share.selectors';
 import type { selectHistory } from '@/machines/tool-history/tool-history.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 export type MediaItem = ReturnType<typeof selectHistory>[number];
 
@@ -162,6 +163,7 @@ function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
  */
 function ShareControls({ media, label }: { media: MediaItem; label: string }) {
   const share = useActorRef(shareMachine, {
+    inspect,
     input: { mediaId: media.id, title: media.title, description: media.description, visibility: media.visibility },
   });
   const visibility = useSelector(share, selectVisibility);

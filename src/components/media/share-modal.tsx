@@ -4,6 +4,8 @@ import { useSelector } from '@xstate/react';
 import { Controller, useForm } from 'react-hook-form';
 import type { ActorRefFrom } from 'xstate';
 import { z } from 'zod';
+import { HelpButton, WithHelp } from '@/components/help/help-popover';
+import { SETTING_HELP_TOPICS } from '@/config/help-topics';
 import { ROUTES } from '@/config/routes';
 import { SHARE_DESCRIPTION_MAX, SHARE_TITLE_MAX, VISIBILITIES, VISIBILITY_OPTIONS } from '@/config/sharing';
 import { SHARING_TEXTS } from '@/config/sharing-texts';
@@ -60,13 +62,15 @@ function ShareForm({ share, fallbackTitle, onCancel }: { share: ShareActor; fall
             {error}
           </Alert>
         )}
-        <TextInput
-          label={TEXTS.title}
-          required
-          error={formState.errors.title?.message}
-          description={TEXTS.counter(title.length, SHARE_TITLE_MAX)}
-          {...register('title')}
-        />
+        <WithHelp topicIndex={SETTING_HELP_TOPICS.share}>
+          <TextInput
+            label={TEXTS.title}
+            required
+            error={formState.errors.title?.message}
+            description={TEXTS.counter(title.length, SHARE_TITLE_MAX)}
+            {...register('title')}
+          />
+        </WithHelp>
         <Textarea
           label={TEXTS.description}
           rows={4}
@@ -78,13 +82,16 @@ function ShareForm({ share, fallbackTitle, onCancel }: { share: ShareActor; fall
           control={control}
           name="visibility"
           render={({ field }) => (
-            <Radio.Group label={TEXTS.visibility} value={field.value} onChange={(value) => field.onChange(value)} name={field.name}>
-              <Stack gap="xs" mt={6}>
-                {VISIBILITY_OPTIONS.map((option) => (
-                  <Radio key={option.value} value={option.value} label={option.label} description={option.description} />
-                ))}
-              </Stack>
-            </Radio.Group>
+            <Group gap={6} align="flex-start" wrap="nowrap">
+              <Radio.Group label={TEXTS.visibility} value={field.value} onChange={(value) => field.onChange(value)} name={field.name} style={{ flex: 1 }}>
+                <Stack gap="xs" mt={6}>
+                  {VISIBILITY_OPTIONS.map((option) => (
+                    <Radio key={option.value} value={option.value} label={option.label} description={option.description} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+              <HelpButton topicIndex={SETTING_HELP_TOPICS.shareOptions} />
+            </Group>
           )}
         />
         <Group justify="flex-end" gap="sm">

@@ -12,6 +12,7 @@ import { stringArg } from '@/lib/records';
 import { selectJobEntries } from '@/machines/jobs/jobs.selectors';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
 import { selectHistory } from '@/machines/tool-history/tool-history.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 /** Whose results: a generation tool's spec, or any media `tool` slug and the kind of its results. */
 export type ToolResultsSource = { spec: GenerationToolSpec } | { tool: string; kind: MediaKind };
@@ -37,7 +38,7 @@ export function ToolResults(props: ToolResultsProps) {
   const headingId = useId();
   const jobs = JobsActorContext.useActorRef();
   const entries = JobsActorContext.useSelector(selectJobEntries);
-  const history = useActorRef(toolHistoryMachine, { input: { tool } });
+  const history = useActorRef(toolHistoryMachine, { input: { tool }, inspect });
   const items = useSelector(history, selectHistory);
   const [searchParams] = useSearchParams();
   const highlighted = searchParams.get('job');

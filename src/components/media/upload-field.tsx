@@ -12,6 +12,7 @@ import { acceptedExtensions } from '@/lib/upload-validation';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import { uploadMachine } from '@/machines/upload/upload.machine';
 import { selectUploadView, type Media as UploadedMedia } from '@/machines/upload/upload.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 export type { Media as UploadedMedia } from '@/machines/upload/upload.selectors';
 
@@ -50,7 +51,7 @@ export function UploadField({
   onUploaded,
   uploadPagePath,
 }: UploadFieldProps) {
-  const upload = useActorRef(uploadMachine, { input: { kind } });
+  const upload = useActorRef(uploadMachine, { input: { kind }, inspect });
   const view = useSelector(upload, selectUploadView, shallowEqual);
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();

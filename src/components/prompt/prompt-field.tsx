@@ -6,6 +6,7 @@ import type { PromptHelperMode } from '@/config/enums';
 import { PromptHelperMenu } from '@/components/prompt/prompt-helper-menu';
 import { promptHelperMachine, type PromptPurpose } from '@/machines/prompt-helper/prompt-helper.machine';
 import { selectPromptHelperBusy, selectPromptHelperError } from '@/machines/prompt-helper/prompt-helper.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 interface PromptFieldProps {
   label: string;
@@ -26,7 +27,7 @@ interface PromptFieldProps {
 
 /** A prompt with the prompt-helper menu beside it; the helper's error shows under the field. */
 export function PromptField({ label, required, error, field, purpose, imageUrl, currentPrompt, onSuggested }: PromptFieldProps) {
-  const helper = useActorRef(promptHelperMachine);
+  const helper = useActorRef(promptHelperMachine, { inspect });
   const busy = useSelector(helper, selectPromptHelperBusy);
   const helperError = useSelector(helper, selectPromptHelperError);
 

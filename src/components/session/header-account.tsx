@@ -1,7 +1,10 @@
-import { Anchor, Badge, Button, Group, Menu, Skeleton, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Skeleton, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
+import { Menu } from '@/components/session/lazy-menu';
+import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { SessionActorContext } from '@/components/session/session-context';
+import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { ROUTES } from '@/config/routes';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
 import {
@@ -40,6 +43,7 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
   const user = SessionActorContext.useSelector(selectCurrentUser);
   const offline = SessionActorContext.useSelector(selectIsOffline);
+  const mayInspect = useCanInspect();
 
   // Until the session knows who is there, neither "Sign in" nor an account shows.
   if (status === 'booting' || (status === 'loadingUser' && !user)) {
@@ -87,6 +91,11 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
           <Menu.Item component={Link} to={ROUTES.organisation} onClick={onNavigate}>
             Organisation
           </Menu.Item>
+          {mayInspect && (
+            <Menu.Item component={Link} to={ROUTES.inspector} onClick={onNavigate}>
+              {INSPECTOR_TEXTS.menuLink}
+            </Menu.Item>
+          )}
           <Menu.Item onClick={() => session.send({ type: 'session.signOut' })}>Sign out</Menu.Item>
         </Menu.Dropdown>
       </Menu>

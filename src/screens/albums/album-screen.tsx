@@ -21,6 +21,7 @@ import { BatchActorContext } from '@/screens/albums/batch-context';
 import { BATCH_HELP_TOPICS } from '@/screens/albums/new-album-form';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { inspect } from '@/lib/inspection/hub';
 
 const TOAST_COLORS = { error: 'red' } as const;
 const pageHidden = (): boolean => document.visibilityState === 'hidden';
@@ -162,7 +163,7 @@ export function AlbumScreen({ id }: { id: string }) {
         // One actor per album and person; the bridge keeps the person and balance current.
         <BatchActorContext.Provider
           key={`${userId ?? ''}/${id}`}
-          options={{ input: { batchId: id, user, credit, hidden: pageHidden() } }}
+          options={{ id: 'batch', input: { batchId: id, user, credit, hidden: pageHidden() }, inspect }}
         >
           <AlbumPage />
         </BatchActorContext.Provider>

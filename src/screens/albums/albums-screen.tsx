@@ -15,6 +15,7 @@ import {
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { NewAlbumForm } from '@/screens/albums/new-album-form';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { inspect } from '@/lib/inspection/hub';
 
 const formatDate = (iso: string): string => {
   const date = new Date(iso);
@@ -23,7 +24,7 @@ const formatDate = (iso: string): string => {
 
 /** The person's albums, then the form making a new one (which opens once created). */
 function Albums() {
-  const albums = useActorRef(albumsMachine);
+  const albums = useActorRef(albumsMachine, { inspect });
   const rows = useSelector(albums, selectAlbumRows);
   const loading = useSelector(albums, selectAlbumsLoading);
   const creating = useSelector(albums, selectCreating);

@@ -19,6 +19,7 @@ import {
   selectSavedCount,
 } from '@/machines/assets/asset.selectors';
 import { AssetForm } from '@/screens/assets/asset-form';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ASSETS_TEXTS.asset;
 
@@ -61,7 +62,7 @@ function UseInTool({ media }: { media: Media }) {
 
 /** One asset: its name and description (editable), the results in it, and "Delete asset". */
 export function AssetPage({ id }: { id: string }) {
-  const asset = useActorRef(assetMachine, { input: { id } });
+  const asset = useActorRef(assetMachine, { input: { id }, inspect });
   const status = useSelector(asset, selectAssetStatus);
   const current = useSelector(asset, selectAsset);
   const media = useSelector(asset, selectAssetMedia);

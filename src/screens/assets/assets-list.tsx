@@ -14,6 +14,7 @@ import {
   selectDeleteAssetError,
 } from '@/machines/assets/assets.selectors';
 import { AssetForm } from '@/screens/assets/asset-form';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ASSETS_TEXTS.list;
 
@@ -58,7 +59,7 @@ function AssetCard({ asset, onDelete }: { asset: Asset; onDelete: () => void }) 
 
 /** The person's assets (last changed first), each opening its page, and the form making a new one. */
 export function AssetsList() {
-  const assets = useActorRef(assetsMachine);
+  const assets = useActorRef(assetsMachine, { inspect });
   const items = useSelector(assets, selectAssets);
   const status = useSelector(assets, selectAssetsStatus);
   const loadError = useSelector(assets, selectAssetsLoadError);

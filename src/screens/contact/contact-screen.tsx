@@ -11,6 +11,7 @@ import { supportEmail } from '@/config/support';
 import { contactMachine } from '@/machines/contact/contact.machine';
 import { selectContactError, selectContactSentTo, selectContactStatus } from '@/machines/contact/contact.selectors';
 import { selectCurrentUser, selectIsGuest, type SessionSnapshot } from '@/machines/session/session.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = CONTACT_TEXTS;
 
@@ -29,7 +30,7 @@ const selectPrefillEmail = (snapshot: SessionSnapshot): string => {
 
 /** /contact-us: a message to the team (signed in or not), and the support address. */
 export function ContactScreen() {
-  const contact = useActorRef(contactMachine);
+  const contact = useActorRef(contactMachine, { inspect });
   const status = useSelector(contact, selectContactStatus);
   const error = useSelector(contact, selectContactError);
   const sentTo = useSelector(contact, selectContactSentTo);

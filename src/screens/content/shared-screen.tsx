@@ -9,6 +9,7 @@ import { sharedItemMachine, type Media } from '@/machines/content/shared-item.ma
 import { selectSharedItemStatus, selectSharedMedia } from '@/machines/content/shared-item.selectors';
 import { selectCurrentUserId, selectHandle } from '@/machines/session/session.selectors';
 import { ContentPlayer, OwnerLink } from '@/screens/content/content-grid';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = SHARING_TEXTS.shared;
 
@@ -76,7 +77,7 @@ function SharedItem({ media }: { media: Media }) {
 
 /** /shared/:id: one shared result (public or unlisted), viewable signed out. */
 export function SharedScreen({ id }: { id: string }) {
-  const shared = useActorRef(sharedItemMachine, { input: { id } });
+  const shared = useActorRef(sharedItemMachine, { input: { id }, inspect });
   const status = useSelector(shared, selectSharedItemStatus);
   const media = useSelector(shared, selectSharedMedia);
 

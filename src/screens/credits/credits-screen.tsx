@@ -23,6 +23,7 @@ import { CreditHistory } from '@/screens/credits/credit-history';
 import { CreditPacks } from '@/screens/credits/credit-packs';
 import { CreditsPageActorContext } from '@/screens/credits/credits-context';
 import { leavePage } from '@/components/navigation/leave-page';
+import { inspect } from '@/lib/inspection/hub';
 
 const TOAST_COLORS = { success: 'green', error: 'red' } as const;
 
@@ -140,7 +141,7 @@ export function CreditsScreen() {
           <Skeleton height={120} radius="md" aria-hidden="true" />
         ) : signedIn ? (
           // One actor per person; it reads the checkout query once, when it starts.
-          <CreditsPageActorContext.Provider key={userId ?? ''} options={{ input: { checkoutReturn: checkoutReturnFrom(search) } }}>
+          <CreditsPageActorContext.Provider key={userId ?? ''} options={{ id: 'creditsPage', input: { checkoutReturn: checkoutReturnFrom(search) }, inspect }}>
             <CreditsPage />
           </CreditsPageActorContext.Provider>
         ) : (

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
@@ -16,9 +16,9 @@ const ABILITIES = [
 // The promo reel (its machine and players) loads after the page: the first paint does not wait for it.
 const PromoReel = lazy(async () => ({ default: (await import('@/screens/home/promo-reel')).PromoReel }));
 
-const CREDIT_KINDS = ['Video', 'Image', 'Audio'] as const;
-
-
+const CreditTiersTable = lazy(async () => ({
+  default: (await import('@/screens/home/credit-tiers-table')).CreditTiersTable,
+}));
 
 export function HomeScreen() {
   const tiers = AppConfigActorContext.useSelector(selectTierInformation);
@@ -86,30 +86,10 @@ export function HomeScreen() {
           <Text c="dimmed" size="sm">
             Every model belongs to a tier; a generation costs the tier&apos;s credits for its kind of result.
           </Text>
-          <Table.ScrollContainer minWidth={420}>
-            <Table striped withTableBorder aria-labelledby="home-credits">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Tier</Table.Th>
-                  {CREDIT_KINDS.map((kind) => (
-                    <Table.Th scope="col" key={kind}>
-                      {kind}
-                    </Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tiers.map((tier) => (
-                  <Table.Tr key={tier.id}>
-                    <Table.Th scope="row">{tier.label}</Table.Th>
-                    {CREDIT_KINDS.map((kind) => (
-                      <Table.Td key={kind}>{tier.credits[kind]}</Table.Td>
-                    ))}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          {/* Far below the fold: Mantine's Table (with its ScrollArea and floating-ui) loads after the first paint. */}
+          <Suspense fallback={<Skeleton height={320} radius="md" aria-hidden />}>
+            <CreditTiersTable tiers={tiers} />
+          </Suspense>
         </Stack>
       </Stack>
     </Container>

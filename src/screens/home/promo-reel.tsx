@@ -5,12 +5,13 @@ import { ROUTES } from '@/config/routes';
 import { SHARING_TEXTS } from '@/config/sharing-texts';
 import { promoVideosMachine } from '@/machines/content/promo-videos.machine';
 import { selectPromoStatus, selectPromoVideos } from '@/machines/content/promo-videos.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 const PROMO = SHARING_TEXTS.promo;
 
 /** "See what people made": the promo videos (muted, with controls, the thumbnail as poster) and a link to Latest. */
 export function PromoReel() {
-  const promo = useActorRef(promoVideosMachine);
+  const promo = useActorRef(promoVideosMachine, { inspect });
   const status = useSelector(promo, selectPromoStatus);
   const videos = useSelector(promo, selectPromoVideos);
   return (

@@ -1,6 +1,246 @@
-import { Title } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  FileButton,
+  Grid,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  Slider,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ActorList } from '@/components/inspector/actor-list';
+import { ContextTree } from '@/components/inspector/context-tree';
+import { EventLog } from '@/components/inspector/event-log';
+import { StatechartDiagram } from '@/components/inspector/statechart-diagram';
+import { useCanInspect } from '@/components/inspector/use-can-inspect';
+import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
+import { inspectionHub } from '@/lib/inspection/hub';
+import { activePaths } from '@/lib/inspection/statechart-graph';
+import { catalogEntry, MACHINE_CATALOG } from '@/machines/catalog';
+import { visibleIndices, type LogScope } from '@/machines/inspector/inspector-log';
+import { inspectorMachine } from '@/machines/inspector/inspector.machine';
+import {
+  actorsToList,
+  logView,
+  selectCursor,
+  selectDiagramStatus,
+  selectIsReplay,
+  selectLayout,
+  selectLiveActors,
+  selectLoadedName,
+  selectLoadError,
+  selectLogScope,
+  selectMachineId,
+  selectMode,
+  selectRecords,
+  selectSelectedSessionId,
+  viewedState,
+} from '@/machines/inspector/inspector.selectors';
 
-/** The QA machine inspector (issue 8). Groundwork: the route exists; the screen is being built. */
+const labelOf = (machineId: string): string => catalogEntry(machineId)?.label ?? machineId;
+
+const valueText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
+  const inspector = useActorRef(inspectorMachine, { input: { hub: inspectionHub, preselectActorId } });
+  const mode = useSelector(inspector, selectMode);
+  const replay = useSelector(inspector, selectIsReplay);
+  const records = useSelector(inspector, selectRecords);
+  const liveActors = useSelector(inspector, selectLiveActors);
+  const cursor = useSelector(inspector, selectCursor);
+  const selectedSessionId = useSelector(inspector, selectSelectedSessionId);
+  const machineId = useSelector(inspector, selectMachineId);
+  const scope = useSelector(inspector, selectLogScope);
+  const loadedName = useSelector(inspector, selectLoadedName);
+  const loadError = useSelector(inspector, selectLoadError);
+  const layout = useSelector(inspector, selectLayout);
+  const diagramStatus = useSelector(inspector, selectDiagramStatus);
+
+  const actors = useMemo(
+    () => actorsToList(replay, liveActors, records, selectedSessionId),
+    [replay, liveActors, records, selectedSessionId],
+  );
+  const viewed = useMemo(() => viewedState(records, selectedSessionId, cursor), [records, selectedSessionId, cursor]);
+  const active = useMemo(() => activePaths(viewed.value), [viewed.value]);
+  const log = useMemo(() => logView(records, scope, selectedSessionId, cursor), [records, scope, selectedSessionId, cursor]);
+  const indices = useMemo(() => visibleIndices(records, scope, selectedSessionId), [records, scope, selectedSessionId]);
+
+  const send = inspector.send;
+  const live = mode === 'following' || mode === 'paused';
+  const machineLabel = machineId ? labelOf(machineId) : '';
+
+  return (
+    <Stack gap="md">
+      <Group gap="xs" wrap="wrap" role="toolbar" aria-label={INSPECTOR_TEXTS.controls}>
+        {mode === 'following' && <Button onClick={() => send({ type: 'inspector.pause' })}>{INSPECTOR_TEXTS.pause}</Button>}
+        {mode === 'paused' && <Button onClick={() => send({ type: 'inspector.resume' })}>{INSPECTOR_TEXTS.resume}</Button>}
+        {mode === 'replayStopped' && <Button onClick={() => send({ type: 'inspector.play' })}>{INSPECTOR_TEXTS.play}</Button>}
+        {mode === 'replayPlaying' && <Button onClick={() => send({ type: 'inspector.stop' })}>{INSPECTOR_TEXTS.stopReplay}</Button>}
+        <Button variant="default" onClick={() => send({ type: 'inspector.stepBack' })} disabled={mode === 'loading'}>
+          {INSPECTOR_TEXTS.stepBack}
+        </Button>
+        <Button
+          variant="default"
+          onClick={() => send({ type: 'inspector.stepForward' })}
+          disabled={mode === 'loading' || mode === 'following'}
+        >
+          {INSPECTOR_TEXTS.stepForward}
+        </Button>
+        <Button variant="default" onClick={() => send({ type: 'inspector.export' })}>
+          {INSPECTOR_TEXTS.exportLog}
+        </Button>
+        <FileButton accept="application/json,.json" onChange={(file) => file && send({ type: 'inspector.load', file })}>
+          {(props) => (
+            <Button variant="default" {...props} loading={mode === 'loading'}>
+              {INSPECTOR_TEXTS.loadLog}
+            </Button>
+          )}
+        </FileButton>
+        {replay && (
+          <Button variant="subtle" onClick={() => send({ type: 'inspector.live' })}>
+            {INSPECTOR_TEXTS.backToLive}
+          </Button>
+        )}
+      </Group>
+      {mode === 'paused' && (
+        <Text size="sm" role="status">
+          {INSPECTOR_TEXTS.paused}
+        </Text>
+      )}
+      {loadError && (
+        <Alert color="red" role="alert" title={INSPECTOR_TEXTS.loadLog}>
+          {loadError}
+        </Alert>
+      )}
+      {replay && loadedName && (
+        <Text size="sm" role="status">
+          {INSPECTOR_TEXTS.loaded(records.length, loadedName)}
+        </Text>
+      )}
+      {(replay || mode === 'paused') && log.total > 0 && (
+        <Box px="xs">
+          <Text size="sm" id="inspector-position">
+            {INSPECTOR_TEXTS.positionText(log.position, log.total)}
+          </Text>
+          <Slider
+            min={0}
+            max={Math.max(0, log.total - 1)}
+            value={log.position}
+            onChange={(position) => send({ type: 'inspector.seek', index: indices[position] ?? 0 })}
+            label={null}
+            thumbLabel={INSPECTOR_TEXTS.position}
+          />
+        </Box>
+      )}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Stack gap="sm">
+            <NativeSelect
+              label={INSPECTOR_TEXTS.machinePicker}
+              value={machineId ?? ''}
+              onChange={(event) => send({ type: 'inspector.selectMachine', machineId: event.currentTarget.value })}
+              data={[
+                { value: '', label: INSPECTOR_TEXTS.machinePickerPlaceholder, disabled: true },
+                ...MACHINE_CATALOG.map((entry) => ({ value: entry.id, label: entry.label })),
+              ]}
+            />
+            <Title order={2} size="h4">
+              {live ? INSPECTOR_TEXTS.liveActors : INSPECTOR_TEXTS.loadedActors}
+            </Title>
+            <ActorList
+              label={live ? INSPECTOR_TEXTS.liveActors : INSPECTOR_TEXTS.loadedActors}
+              actors={actors}
+              selectedSessionId={selectedSessionId}
+              labelOf={labelOf}
+              onSelect={(sessionId) => send({ type: 'inspector.selectActor', sessionId })}
+            />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <Stack gap="sm">
+            {selectedSessionId && (
+              <Text size="sm" role="status" aria-label={INSPECTOR_TEXTS.currentState}>
+                {INSPECTOR_TEXTS.currentState}: <strong data-testid="inspector-current-state">{valueText(viewed.value)}</strong>
+                {viewed.status && viewed.status !== 'active' ? ` (${viewed.status})` : ''}
+              </Text>
+            )}
+            <Paper withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh' }}>
+              {diagramStatus === 'idle' && <Text c="dimmed">{INSPECTOR_TEXTS.noMachine}</Text>}
+              {diagramStatus === 'layingOut' && (
+                <Group gap="xs">
+                  <Loader size="sm" />
+                  <Text>{INSPECTOR_TEXTS.diagramLoading}</Text>
+                </Group>
+              )}
+              {diagramStatus === 'failed' && <Text c="red">{INSPECTOR_TEXTS.diagramFailed}</Text>}
+              {diagramStatus === 'ready' && layout && (
+                <StatechartDiagram layout={layout} active={active} title={INSPECTOR_TEXTS.diagram(machineLabel)} />
+              )}
+            </Paper>
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, lg: 5 }}>
+                <Title order={2} size="h4" mb="xs">
+                  {INSPECTOR_TEXTS.context}
+                </Title>
+                {viewed.record ? (
+                  <ContextTree value={viewed.context} label={INSPECTOR_TEXTS.context} />
+                ) : (
+                  <Text c="dimmed">{INSPECTOR_TEXTS.contextEmpty}</Text>
+                )}
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, lg: 7 }}>
+                <Group justify="space-between" mb="xs">
+                  <Title order={2} size="h4">
+                    {INSPECTOR_TEXTS.eventLog}
+                  </Title>
+                  <SegmentedControl
+                    aria-label={INSPECTOR_TEXTS.logScope}
+                    size="xs"
+                    value={scope}
+                    onChange={(value) => send({ type: 'inspector.setLogScope', scope: value as LogScope })}
+                    data={[
+                      { value: 'actor', label: INSPECTOR_TEXTS.logScopeActor },
+                      { value: 'all', label: INSPECTOR_TEXTS.logScopeAll },
+                    ]}
+                  />
+                </Group>
+                {log.total === 0 ? (
+                  <Text c="dimmed">{INSPECTOR_TEXTS.logEmpty}</Text>
+                ) : (
+                  <EventLog rows={log.rows} cursor={cursor} onSeek={(index) => send({ type: 'inspector.seek', index })} />
+                )}
+              </Grid.Col>
+            </Grid>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** The QA machine inspector (issue 8): for the Developer group, or anyone in local mode. */
 export function InspectorScreen() {
-  return <Title order={1}>Machine inspector</Title>;
+  const allowed = useCanInspect();
+  const [search] = useSearchParams();
+  return (
+    <Stack gap="md">
+      <Title order={1}>{INSPECTOR_TEXTS.title}</Title>
+      {allowed ? (
+        <Inspector preselectActorId={search.get('actor')} />
+      ) : (
+        <Alert color="gray" title={INSPECTOR_TEXTS.notAvailableTitle}>
+          {INSPECTOR_TEXTS.notAvailable}
+        </Alert>
+      )}
+    </Stack>
+  );
 }

@@ -17,6 +17,7 @@ import {
 } from '@/machines/organisation/organisation.selectors';
 import { OrganisationActorContext } from '@/screens/organisation/organisation-context';
 import { AddMemberForm, MembersSection } from '@/screens/organisation/organisation-members';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ORGANISATION_TEXTS;
 const NOTICE_COLORS: Record<OrganisationNotice['tone'], string> = { success: 'teal', info: 'blue', error: 'red' };
@@ -254,7 +255,7 @@ export function OrganisationDetail({ id, leaveApp }: { id: string; leaveApp: (ur
   // Read once: the actor is made with it and the bridge clears it from the address afterwards.
   const [checkout] = useState(() => checkoutReturnOf(searchParams));
   return (
-    <OrganisationActorContext.Provider options={{ input: { customerId: id, checkout } }}>
+    <OrganisationActorContext.Provider options={{ id: 'organisation', input: { customerId: id, checkout }, inspect }}>
       <OrganisationPage leaveApp={leaveApp} />
     </OrganisationActorContext.Provider>
   );

@@ -16,6 +16,7 @@ import {
   selectOrganisationsError,
   selectOrganisationsStatus,
 } from '@/machines/organisation/organisations.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ORGANISATION_TEXTS;
 
@@ -46,7 +47,7 @@ function OrganisationRow({ organisation }: { organisation: CustomerSummary }) {
 
 /** /organisation: the organisations the person owns or belongs to, and the form that creates one. */
 export function OrganisationList() {
-  const organisations = useActorRef(organisationsMachine);
+  const organisations = useActorRef(organisationsMachine, { inspect });
   const items = useSelector(organisations, selectOrganisations);
   const status = useSelector(organisations, selectOrganisationsStatus);
   const loadError = useSelector(organisations, selectOrganisationsError);

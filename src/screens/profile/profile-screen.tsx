@@ -6,6 +6,7 @@ import { SHARING_TEXTS } from '@/config/sharing-texts';
 import { contentsMachine } from '@/machines/content/contents.machine';
 import { selectContentsError, selectContentsOwner, selectContentsStatus } from '@/machines/content/contents.selectors';
 import { ContentListing } from '@/screens/content/content-listing';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = SHARING_TEXTS.profile;
 
@@ -19,7 +20,7 @@ export function ProfileScreen({ handle }: { handle: string }) {
 }
 
 function Profile({ handle }: { handle: string }) {
-  const contents = useActorRef(contentsMachine, { input: { handle } });
+  const contents = useActorRef(contentsMachine, { input: { handle }, inspect });
   const status = useSelector(contents, selectContentsStatus);
   const owner = useSelector(contents, selectContentsOwner);
   const error = useSelector(contents, selectContentsError);

@@ -7,6 +7,7 @@ import { STORY_STEP_LABELS } from '@/config/story';
 import { STORY_TEXTS } from '@/config/story-texts';
 import { storiesMachine, type StorySummary } from '@/machines/story/stories.machine';
 import { selectStories, selectStoriesError, selectStoriesStatus } from '@/machines/story/stories.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = STORY_TEXTS.list;
 
@@ -50,7 +51,7 @@ function StoryCard({ story, onDelete }: { story: StorySummary; onDelete: () => v
 
 /** "Your stories": the person's stories, newest first, to reopen or delete (asked once more). */
 export function StoriesList() {
-  const stories = useActorRef(storiesMachine);
+  const stories = useActorRef(storiesMachine, { inspect });
   const items = useSelector(stories, selectStories);
   const status = useSelector(stories, selectStoriesStatus);
   const error = useSelector(stories, selectStoriesError);

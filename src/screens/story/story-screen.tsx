@@ -20,6 +20,7 @@ import { SaveIndicator, StoryStepper } from '@/screens/story/story-stepper';
 import { StoryboardStep } from '@/screens/story/storyboard-step';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { inspect } from '@/lib/inspection/hub';
 
 /** SPEC §2.10 topic 28: AI Story. */
 const STORY_HELP_TOPIC = 28;
@@ -188,7 +189,7 @@ export function StoryScreen({ id }: { id: string | null }) {
         // One actor per story and person; the bridge keeps the person and balance current.
         <StoryActorContext.Provider
           key={`${userId ?? ''}/${id ?? 'new'}`}
-          options={{ input: { storyId: id, user, credit, creditLoading, hidden: pageHidden() } }}
+          options={{ id: 'storyWizard', input: { storyId: id, user, credit, creditLoading, hidden: pageHidden() }, inspect }}
         >
           <StoryPage isNew={id === null} />
         </StoryActorContext.Provider>

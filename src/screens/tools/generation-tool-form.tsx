@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { AssetSelect } from '@/components/assets/asset-select';
 import { useTrainedModelOptions } from '@/components/finetune/trained-models';
+import { WithHelp } from '@/components/help/help-popover';
 import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { useHandOver } from '@/components/jobs/use-hand-over';
@@ -15,6 +16,7 @@ import { SessionActorContext } from '@/components/session/session-context';
 import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import { optionsForTool } from '@/config/asset-tools';
 import type { GenerationToolSpec } from '@/config/generation-tools';
+import { SETTING_HELP_TOPICS } from '@/config/help-topics';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { VOICES } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
@@ -292,16 +294,18 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
             control={control}
             name="duration"
             render={({ field, fieldState }) => (
-              <NumberInput
-                label={TOOL_TEXTS.duration}
-                min={spec.duration?.minSeconds}
-                max={spec.duration?.maxSeconds}
-                allowDecimal={false}
-                value={field.value}
-                onChange={(value) => field.onChange(typeof value === 'number' ? value : Number(value) || 0)}
-                onBlur={field.onBlur}
-                error={fieldState.error?.message}
-              />
+              <WithHelp topicIndex={SETTING_HELP_TOPICS.duration}>
+                <NumberInput
+                  label={TOOL_TEXTS.duration}
+                  min={spec.duration?.minSeconds}
+                  max={spec.duration?.maxSeconds}
+                  allowDecimal={false}
+                  value={field.value}
+                  onChange={(value) => field.onChange(typeof value === 'number' ? value : Number(value) || 0)}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                />
+              </WithHelp>
             )}
           />
         )}
@@ -311,13 +315,15 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
             control={control}
             name="aspect_ratio"
             render={({ field }) => (
-              <Select
-                label={TOOL_TEXTS.aspectRatio}
-                data={[...(spec.aspectRatios ?? [])]}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                allowDeselect={false}
-              />
+              <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
+                <Select
+                  label={TOOL_TEXTS.aspectRatio}
+                  data={[...(spec.aspectRatios ?? [])]}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  allowDeselect={false}
+                />
+              </WithHelp>
             )}
           />
         )}

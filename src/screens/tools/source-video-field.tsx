@@ -4,6 +4,7 @@ import { useEffect, useId, useRef } from 'react';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
 import { selectCanRetrySource, selectSourceVideo } from '@/machines/media-source/media-source.selectors';
+import { inspect } from '@/lib/inspection/hub';
 
 interface SourceVideoFieldProps {
   /** The media and the place of the result in its items (`?video={mediaId}&item={index}`). */
@@ -23,7 +24,7 @@ interface SourceVideoFieldProps {
  * video, playable, is the input until the person chooses another one.
  */
 export function SourceVideoField({ mediaId, itemIndex, label, required, error, onChange, onDismiss }: SourceVideoFieldProps) {
-  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex } });
+  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex }, inspect });
   const view = useSelector(source, selectSourceVideo);
   const canRetry = useSelector(source, selectCanRetrySource);
   const errorId = useId();

@@ -12,10 +12,11 @@ import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine
 import { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { inspect } from '@/lib/inspection/hub';
 
 /** The person's earlier uploads of this kind, newest first; reloaded after each new upload. */
 function Uploads({ kind }: { kind: MediaKind }) {
-  const history = useActorRef(toolHistoryMachine, { input: { tool: UPLOAD_ENDPOINTS[kind].tool } });
+  const history = useActorRef(toolHistoryMachine, { input: { tool: UPLOAD_ENDPOINTS[kind].tool }, inspect });
   const uploads = useSelector(history, selectHistory);
   return (
     <Stack gap="sm" component="section" aria-labelledby="uploads-heading">

@@ -16,6 +16,7 @@ import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 import { ExtendSource } from '@/screens/video/extend-source';
 import { parseItemIndex, videoHelpTopic } from '@/screens/video/video-creation-form';
 import { VideoForm } from '@/screens/video/video-form';
+import { inspect } from '@/lib/inspection/hub';
 
 export interface VideoCreationScreenProps {
   type: VideoCreationType;
@@ -92,7 +93,7 @@ interface ExtendVideoProps {
 
 /** Extend Video: the person's video loaded by id (`?extend=`), then the form that continues it. */
 function ExtendVideo({ mediaId, itemIndex, title }: ExtendVideoProps) {
-  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex } });
+  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex }, inspect });
   const view = useSelector(source, selectSourceVideo);
   const canRetry = useSelector(source, selectCanRetrySource);
   return (

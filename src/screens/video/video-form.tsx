@@ -18,12 +18,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, type Control, type Resolver } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { AssetSelect } from '@/components/assets/asset-select';
+import { WithHelp } from '@/components/help/help-popover';
 import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { useHandOver } from '@/components/jobs/use-hand-over';
 import { UploadField } from '@/components/media/upload-field';
 import { PromptField } from '@/components/prompt/prompt-field';
 import { FRAME_SELECTIONS } from '@/config/enums';
+import { SETTING_HELP_TOPICS } from '@/config/help-topics';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { PARALLAX_CAMERA_PATH_OPTIONS } from '@/config/parallax-paths';
 import { ROUTES } from '@/config/routes';
@@ -192,20 +194,22 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
             control={control}
             name="option"
             render={({ field, fieldState }) => (
-              <Select
-                label={VIDEO_TEXTS.model}
-                description={mode === 'transition' && type === 'ai-motion' ? VIDEO_TEXTS.endFrameModelsOnly : undefined}
-                data={options.map((candidate) => ({
-                  value: candidate.value,
-                  label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
-                }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                allowDeselect={false}
-                error={fieldState.error?.message}
-                required
-              />
+              <WithHelp topicIndex={SETTING_HELP_TOPICS.videoSettings}>
+                <Select
+                  label={VIDEO_TEXTS.model}
+                  description={mode === 'transition' && type === 'ai-motion' ? VIDEO_TEXTS.endFrameModelsOnly : undefined}
+                  data={options.map((candidate) => ({
+                    value: candidate.value,
+                    label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
+                  }))}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  onBlur={field.onBlur}
+                  allowDeselect={false}
+                  error={fieldState.error?.message}
+                  required
+                />
+              </WithHelp>
             )}
           />
         )}
@@ -363,13 +367,15 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
             control={control}
             name="aspect_ratio"
             render={({ field }) => (
-              <Select
-                label={VIDEO_TEXTS.aspectRatio}
-                data={[...TEXT_VIDEO_RATIOS]}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                allowDeselect={false}
-              />
+              <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
+                <Select
+                  label={VIDEO_TEXTS.aspectRatio}
+                  data={[...TEXT_VIDEO_RATIOS]}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  allowDeselect={false}
+                />
+              </WithHelp>
             )}
           />
         )}
@@ -396,13 +402,17 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
         )}
 
         <Group grow align="flex-start">
-          <WholeNumberInput
-            control={control}
-            name="quantity"
-            label={layout.cameraPaths ? VIDEO_TEXTS.quantityPerPath : VIDEO_TEXTS.quantity}
-            range={VIDEO_QUANTITY}
-          />
-          <WholeNumberInput control={control} name="motion_length" label={VIDEO_TEXTS.motionLength} range={MOTION_LENGTH} />
+          <WithHelp topicIndex={SETTING_HELP_TOPICS.quantity}>
+            <WholeNumberInput
+              control={control}
+              name="quantity"
+              label={layout.cameraPaths ? VIDEO_TEXTS.quantityPerPath : VIDEO_TEXTS.quantity}
+              range={VIDEO_QUANTITY}
+            />
+          </WithHelp>
+          <WithHelp topicIndex={SETTING_HELP_TOPICS.duration}>
+            <WholeNumberInput control={control} name="motion_length" label={VIDEO_TEXTS.motionLength} range={MOTION_LENGTH} />
+          </WithHelp>
         </Group>
 
         {layout.loop && (

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 // Relative imports: the local server loads this file under tsx and imports it by path.
 import { defaultAppConfiguration, type AppConfiguration } from '../../config/app-config';
 import { CREDIT_TIER_IDS } from '../../config/credit-tiers';
@@ -7,14 +7,14 @@ import { GENERATE_TYPES } from '../../config/tools';
 /** The API sends 0/1 flags; anything else is a bad payload. */
 const flag = z.union([z.literal(0), z.literal(1)]);
 /** SPEC §3: a credit on a tool or cost object defaults to 0. */
-const credit = z.number().nonnegative().default(0);
+const credit = z._default(z.number().check(z.nonnegative()), 0);
 
 const optionSchema = z.object({ value: z.string(), label: z.string() });
 
 export const videoEffectSchema = z.object({
   label: z.string(),
   value: z.string(),
-  end_frame: flag.optional(),
+  end_frame: z.optional(flag),
 });
 
 export const creditTierSchema = z.object({
@@ -25,13 +25,13 @@ export const creditTierSchema = z.object({
     Image: credit,
     Audio: credit,
     Text: credit,
-    LORA: z.number().nonnegative().optional(),
+    LORA: z.optional(z.number().check(z.nonnegative())),
   }),
-  image_tools: z.array(z.string()).default([]),
-  video_tools: z.array(z.string()).default([]),
-  audio_tools: z.array(z.string()).default([]),
-  text_tools: z.array(z.string()).default([]),
-  lora_tools: z.array(z.string()).default([]),
+  image_tools: z._default(z.array(z.string()), []),
+  video_tools: z._default(z.array(z.string()), []),
+  audio_tools: z._default(z.array(z.string()), []),
+  text_tools: z._default(z.array(z.string()), []),
+  lora_tools: z._default(z.array(z.string()), []),
 });
 
 export const modelOptionSchema = z.object({
@@ -39,38 +39,38 @@ export const modelOptionSchema = z.object({
   label: z.string(),
   required_credits: credit,
   // Any slug (SPEC §3 lists them with "e.g."): one unknown slug must not discard the whole configuration.
-  available_tools: z.array(z.string()).default([]),
+  available_tools: z._default(z.array(z.string()), []),
   generate_type: z.enum(GENERATE_TYPES),
-  active: flag.default(1),
-  text_prompt: flag.optional(),
-  first_frame: flag.optional(),
-  end_frame: flag.optional(),
-  available_effects: z.array(videoEffectSchema).optional(),
-  available_voices: z.array(optionSchema).optional(),
+  active: z._default(flag, 1),
+  text_prompt: z.optional(flag),
+  first_frame: z.optional(flag),
+  end_frame: z.optional(flag),
+  available_effects: z.optional(z.array(videoEffectSchema)),
+  available_voices: z.optional(z.array(optionSchema)),
 });
 
 export const videoMotionModelSchema = z.object({
   value: z.string(),
   label: z.string(),
-  text_prompt: flag.default(1),
-  first_frame: flag.default(1),
-  end_frame: flag.default(0),
-  motion_amount: flag.default(0),
+  text_prompt: z._default(flag, 1),
+  first_frame: z._default(flag, 1),
+  end_frame: z._default(flag, 0),
+  motion_amount: z._default(flag, 0),
   required_credits: credit,
-  active: flag.default(1),
+  active: z._default(flag, 1),
 });
 
 export const cameraMotionSchema = z.object({
   label: z.string(),
   value: z.string(),
-  prompt: z.string().default(''),
+  prompt: z._default(z.string(), ''),
 });
 
 export const appConfigurationSchema = z.object({
-  tier_information: z.array(creditTierSchema).default(() => structuredClone(defaultAppConfiguration.tier_information)),
-  asset_tools: z.array(modelOptionSchema).default(() => structuredClone(defaultAppConfiguration.asset_tools)),
-  media_tools: z.array(videoMotionModelSchema).default(() => structuredClone(defaultAppConfiguration.media_tools)),
-  camera_movements: z.array(cameraMotionSchema).default(() => structuredClone(defaultAppConfiguration.camera_movements)),
+  tier_information: z._default(z.array(creditTierSchema), () => structuredClone(defaultAppConfiguration.tier_information)),
+  asset_tools: z._default(z.array(modelOptionSchema), () => structuredClone(defaultAppConfiguration.asset_tools)),
+  media_tools: z._default(z.array(videoMotionModelSchema), () => structuredClone(defaultAppConfiguration.media_tools)),
+  camera_movements: z._default(z.array(cameraMotionSchema), () => structuredClone(defaultAppConfiguration.camera_movements)),
 });
 
 // Compile-time proof that the schema and the hand-written type describe the same object.

@@ -49,7 +49,7 @@ export const batchSchema = z.object({
   /** Kinora's: the clip jobs (one media item per clip) of the last generation, in board order. */
   videos: z.array(mediaSchema).default([]),
   /** Kinora's: the concatenation job, once one was asked for. */
-  concat: mediaSchema.nullable().default(null),
+  concat: z.nullable(mediaSchema).default(null),
   /** The free-form fields the album was created or edited with. */
   args: z.record(z.string(), z.unknown()).default({}),
   created_at: z.string(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 
 /** A saved card of the card payment provider (only its brand and last four digits are kept). */
 export const savedCardSchema = z.object({ brand: z.string(), last4: z.string() });
@@ -10,8 +10,8 @@ export type SavedCard = z.infer<typeof savedCardSchema>;
  * force and the card auto-refill pays with.
  */
 export const userCreditsSchema = z.object({
-  credit: z.number().default(0),
-  auto_refill: z.string().optional(),
-  card: savedCardSchema.nullable().optional(),
+  credit: z._default(z.number(), 0),
+  auto_refill: z.optional(z.string()),
+  card: z.optional(z.nullable(savedCardSchema)),
 });
 export type UserCredits = z.infer<typeof userCreditsSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 // Relative imports: the local server loads this file under tsx and imports it by path.
 import { VISIBILITIES } from '../../config/sharing';
 import { GENERATION_STATUSES, ITEM_DONE_STATUS, MEDIA_KINDS, PROMPT_HELPER_MODES } from '../../config/enums';
@@ -17,32 +17,35 @@ export const mediaResultItemSchema = z.object({
   type: z.enum(MEDIA_KINDS),
   status: itemStatus,
   /** Signed URL of the file (SPEC §4: files are addressed by id; URLs expire). */
-  url: z.string().nullable(),
-  thumbnail_url: z.string().nullable(),
-  file_id: z.string().nullable(),
+  url: z.nullable(z.string()),
+  thumbnail_url: z.nullable(z.string()),
+  file_id: z.nullable(z.string()),
   /** Audio or video length, or image size, when known. */
-  duration_seconds: z.number().nullable().optional(),
+  duration_seconds: z.optional(z.nullable(z.number())),
   /** SPEC §3 generated result item: a video's GIF (signed URL), its result folder, its label. */
-  gif_url: z.string().nullable().optional(),
-  folder_path: z.string().nullable().optional(),
-  label: z.string().nullable().optional(),
-  width: z.number().nullable().optional(),
-  height: z.number().nullable().optional(),
+  gif_url: z.optional(z.nullable(z.string())),
+  folder_path: z.optional(z.nullable(z.string())),
+  label: z.optional(z.nullable(z.string())),
+  width: z.optional(z.nullable(z.number())),
+  height: z.optional(z.nullable(z.number())),
 });
 export type MediaResultItem = z.infer<typeof mediaResultItemSchema>;
 
 /** SPEC §3 "Job history": a run's results are a string or an array of strings; args name the option. */
 export const jobRunSchema = z.object({
   results: z.union([z.string(), z.array(z.string())]),
-  args: z
-    .object({
-      option: z.string().optional(),
-      effect: z.string().optional(),
-      aspect_ratio: z.string().optional(),
-      voice: z.string().optional(),
-    })
-    .catchall(z.unknown())
-    .default({}),
+  args: z._default(
+    z.catchall(
+      z.object({
+        option: z.optional(z.string()),
+        effect: z.optional(z.string()),
+        aspect_ratio: z.optional(z.string()),
+        voice: z.optional(z.string()),
+      }),
+      z.unknown(),
+    ),
+    {},
+  ),
 });
 export type JobRun = z.infer<typeof jobRunSchema>;
 
@@ -59,44 +62,44 @@ export type MediaFile = z.infer<typeof mediaFileSchema>;
 export const mediaSchema = z.object({
   id: z.string(),
   /** SPEC §3: "2" or "3" means result paths use base_url. */
-  version: z.string().default('3'),
-  base_url: z.string().default(''),
+  version: z._default(z.string(), '3'),
+  base_url: z._default(z.string(), ''),
   kind: z.enum(MEDIA_KINDS),
   /** Kinora's: the tool slug that made it (`text-to-image`, `upload-image`, …). */
   tool: z.string(),
   status: z.string(),
   /** Kinora's: 0–100. */
-  progress: z.number().min(0).max(100).default(0),
+  progress: z._default(z.number().check(z.minimum(0), z.maximum(100)), 0),
   /** Kinora's: the model (`option`) and the credits debited for it (0 when not charged). */
-  option: z.string().nullable().default(null),
-  cost: z.number().default(0),
+  option: z._default(z.nullable(z.string()), null),
+  cost: z._default(z.number(), 0),
   /** Kinora's: true once a failed, nsfw or cancelled job's credits were given back. */
-  refunded: z.boolean().default(false),
-  error: z.string().nullable().default(null),
+  refunded: z._default(z.boolean(), false),
+  error: z._default(z.nullable(z.string()), null),
   /** SPEC §6: guest jobs carry the logo variant. */
-  logo_variant: z.boolean().default(false),
-  asset_id: z.string().nullable().default(null),
+  logo_variant: z._default(z.boolean(), false),
+  asset_id: z._default(z.nullable(z.string()), null),
   /** Kinora's sharing (SPEC §2.8): who may see it, with the title and description it is shared under. */
-  visibility: z.enum(VISIBILITIES).default('private'),
-  title: z.string().default(''),
-  description: z.string().default(''),
-  shared_at: z.string().nullable().default(null),
+  visibility: z._default(z.enum(VISIBILITIES), 'private'),
+  title: z._default(z.string(), ''),
+  description: z._default(z.string(), ''),
+  shared_at: z._default(z.nullable(z.string()), null),
   /** GET media/{id}/view only: whose it is. */
-  owner: z.object({ id: z.string(), preferred_username: z.string().nullable() }).optional(),
-  image_urls: z.array(z.string()).default([]),
+  owner: z.optional(z.object({ id: z.string(), preferred_username: z.nullable(z.string()) })),
+  image_urls: z._default(z.array(z.string()), []),
   /** The request's fields as the job stored them (prompt, option, aspect_ratio, voice, …). */
-  args: z.record(z.string(), z.unknown()).default({}),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
   created_at: z.string(),
   updated_at: z.string(),
-  finished_at: z.string().nullable().default(null),
-  items: z.array(mediaResultItemSchema).default([]),
-  files: z.array(mediaFileSchema).default([]),
+  finished_at: z._default(z.nullable(z.string()), null),
+  items: z._default(z.array(mediaResultItemSchema), []),
+  files: z._default(z.array(mediaFileSchema), []),
   // SPEC §3 job history: one of these (or top-level results + args) carries the runs.
-  history: z.array(jobRunSchema).optional(),
-  image_history: z.array(jobRunSchema).optional(),
-  video_history: z.array(jobRunSchema).optional(),
-  audio_history: z.array(jobRunSchema).optional(),
-  results: z.union([z.string(), z.array(z.string())]).optional(),
+  history: z.optional(z.array(jobRunSchema)),
+  image_history: z.optional(z.array(jobRunSchema)),
+  video_history: z.optional(z.array(jobRunSchema)),
+  audio_history: z.optional(z.array(jobRunSchema)),
+  results: z.optional(z.union([z.string(), z.array(z.string())])),
 });
 export type Media = z.infer<typeof mediaSchema>;
 
@@ -104,8 +107,8 @@ export type Media = z.infer<typeof mediaSchema>;
 export const processingStatusSchema = z.object({
   id: z.string(),
   status: z.string(),
-  progress: z.number().min(0).max(100).default(0),
-  items: z.array(z.object({ status: itemStatus })).default([]),
+  progress: z._default(z.number().check(z.minimum(0), z.maximum(100)), 0),
+  items: z._default(z.array(z.object({ status: itemStatus })), []),
   updated_at: z.string(),
 });
 export type ProcessingStatus = z.infer<typeof processingStatusSchema>;

@@ -34,7 +34,7 @@ export const autoRefillSchema = z.object({
   auto_refill: z.string(),
   threshold: z.number().nullable(),
   pack_id: z.string().nullable(),
-  card: savedCardSchema.nullable(),
+  card: z.nullable(savedCardSchema),
 });
 export type AutoRefill = z.infer<typeof autoRefillSchema>;
 

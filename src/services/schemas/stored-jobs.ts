@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 
 /**
  * What the jobs registry keeps in local storage (`kinora_jobs`) so a reload resumes every live job
@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const storedJobSchema = z.object({
   localId: z.string(),
   /** The server's media id, once the submit was answered. */
-  mediaId: z.string().nullable(),
+  mediaId: z.nullable(z.string()),
   tool: z.string(),
   toolTitle: z.string(),
   option: z.string(),
@@ -18,14 +18,14 @@ export const storedJobSchema = z.object({
   cost: z.number(),
   idempotencyKey: z.string(),
   /** Plain fields of the request, kept only until the submit is answered; null once it was. */
-  fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).nullable(),
-  assetId: z.string().nullable().default(null),
+  fields: z.nullable(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  assetId: z._default(z.nullable(z.string()), null),
   createdAt: z.number(),
   /** Set when the job reached a final state. */
-  outcome: z.enum(['succeeded', 'failed', 'nsfw', 'cancelled', 'denied']).nullable(),
-  finishedAt: z.number().nullable(),
-  refunded: z.boolean().default(false),
-  error: z.string().nullable().default(null),
+  outcome: z.nullable(z.enum(['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'])),
+  finishedAt: z.nullable(z.number()),
+  refunded: z._default(z.boolean(), false),
+  error: z._default(z.nullable(z.string()), null),
 });
 export type StoredJob = z.infer<typeof storedJobSchema>;
 
@@ -46,11 +46,14 @@ const readJobList = (value: unknown): StoredJob[] | null => {
  * All users' lists, read leniently: one bad entry (an older build's shape, a hand edit) or one
  * user's broken list drops only itself, never every user's jobs. The written shape stays strict.
  */
-export const storedJobsSchema = z.record(z.string(), z.unknown()).transform((users): StoredJobs => {
-  const lists: StoredJobs = {};
-  for (const [userId, value] of Object.entries(users)) {
-    const list = readJobList(value);
-    if (list) lists[userId] = list;
-  }
-  return lists;
-}) as unknown as z.ZodType<StoredJobs, StorableJobs>;
+export const storedJobsSchema = z.pipe(
+  z.record(z.string(), z.unknown()),
+  z.transform((users): StoredJobs => {
+    const lists: StoredJobs = {};
+    for (const [userId, value] of Object.entries(users)) {
+      const list = readJobList(value);
+      if (list) lists[userId] = list;
+    }
+    return lists;
+  }),
+) as unknown as z.ZodMiniType<StoredJobs, StorableJobs>;

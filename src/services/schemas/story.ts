@@ -95,7 +95,7 @@ export const storySchema = z.object({
   /** Every job the storyboard names (elements, scenes, videos, the sound), by media id, with signed URLs. */
   media: z.record(z.string(), mediaSchema).default({}),
   /** The last join of the videos into one film, once one was asked for. */
-  concat: mediaSchema.nullable().default(null),
+  concat: z.nullable(mediaSchema).default(null),
   /** Fingerprint of the videos and sound that join was made from (storyConcatSource). */
   concat_source: z.string().default(''),
   args: z.record(z.string(), z.unknown()).default({}),

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '../../config/contact';
 
 /** GET users/{id}?type={type}: the public profile (SPEC §3 "User (API)"). */
-export const publicUserSchema = z.object({ id: z.string(), preferred_username: z.string().nullable() });
+export const publicUserSchema = z.object({ id: z.string(), preferred_username: z.nullable(z.string()) });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 /** POST users/available-username. */
@@ -14,10 +14,10 @@ export type UsernameAvailability = z.infer<typeof usernameAvailabilitySchema>;
 
 /** POST users/contact-us. SPEC §7 does not show the fields; these are Kinora's. */
 export const contactUsRequestSchema = z.object({
-  name: z.string().min(1).max(CONTACT_NAME_MAX),
-  email: z.email().max(CONTACT_EMAIL_MAX),
+  name: z.string().check(z.minLength(1), z.maxLength(CONTACT_NAME_MAX)),
+  email: z.email().check(z.maxLength(CONTACT_EMAIL_MAX)),
   // The form asks for CONTACT_MESSAGE_MIN characters; the API keeps accepting shorter ones.
-  message: z.string().min(1).max(CONTACT_MESSAGE_MAX),
+  message: z.string().check(z.minLength(1), z.maxLength(CONTACT_MESSAGE_MAX)),
 });
 export type ContactUsRequest = z.infer<typeof contactUsRequestSchema>;
 
@@ -33,7 +33,7 @@ export type DeleteAccountResponse = z.infer<typeof deleteAccountResponseSchema>;
  * (base64). The answer is not shown in SPEC; Kinora's server returns where the file now lives.
  */
 export const userFileUploadSchema = z.object({
-  filename: z.string().min(1),
+  filename: z.string().check(z.minLength(1)),
   type: z.string(),
   content_type: z.string(),
   blob: z.string(),

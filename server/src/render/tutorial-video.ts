@@ -1,0 +1,111 @@
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { HelpDevice } from '../../../src/config/help-topics.ts';
+import { MOTION_PRESET_DEFAULTS } from '../../../src/config/limits.ts';
+import { escapeMarkup } from '../lib/escape-markup.ts';
+import type { RenderProvider } from './provider.ts';
+
+/**
+ * The help topics' tutorial files (SPEC §2.9 item 4, `{host}/tutorial/{file}`): each is a short
+ * parallax clip of a title card for its topic, landscape for desktop and portrait for mobile,
+ * rendered once by the local render engine (on its video workers, as the promo reel's clips are)
+ * and kept in the media folder. The cache folder's name has a dot, so the media store's orphan
+ * sweep (which looks at media-id folders only) leaves it alone.
+ */
+
+export const TUTORIAL_CACHE_FOLDER = 'tutorial.cache';
+/** Seconds of each tutorial clip. */
+const TUTORIAL_SECONDS = 3;
+/** What a tutorial file may be called (HELP_TOPICS names them `{stem}-{device}.mp4`). */
+export const TUTORIAL_FILE = /^[a-z0-9-]{1,80}\.mp4$/;
+
+const CARD_SIZE: Readonly<Record<HelpDevice, { width: number; height: number }>> = {
+  desktop: { width: 640, height: 360 },
+  mobile: { width: 360, height: 640 },
+};
+
+/** The title card a tutorial clip moves over: the topic's title on the product's colours. */
+export function tutorialCardSvg(title: string, device: HelpDevice): string {
+  const { width, height } = CARD_SIZE[device];
+  const fontSize = device === 'desktop' ? 34 : 26;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0f766e"/><stop offset="1" stop-color="#3b1d8f"/></linearGradient></defs>
+<rect width="${width}" height="${height}" fill="url(#g)"/>
+<rect x="${width / 2 - 60}" y="${height / 2 - 80}" width="120" height="80" rx="12" fill="#ffffff" fill-opacity="0.9"/>
+<path d="M${width / 2 - 14} ${height / 2 - 58} L${width / 2 + 20} ${height / 2 - 40} L${width / 2 - 14} ${height / 2 - 22} Z" fill="#0f766e"/>
+<text x="${width / 2}" y="${height / 2 + 50}" text-anchor="middle" font-family="sans-serif" font-size="${fontSize}" fill="#ffffff">${escapeMarkup(title)}</text>
+<text x="${width / 2}" y="${height / 2 + 50 + fontSize + 8}" text-anchor="middle" font-family="sans-serif" font-size="${Math.round(fontSize * 0.6)}" fill="#ffffff" fill-opacity="0.8">Kinora tutorial</text>
+</svg>`;
+}
+
+export interface TutorialClip {
+  /** The file name, e.g. `share-desktop.mp4`. */
+  file: string;
+  title: string;
+  device: HelpDevice;
+}
+
+export interface TutorialVideoCache {
+  /** The MP4 of this clip (rendered the first time, then read from the cache). */
+  videoPath(clip: TutorialClip): Promise<string>;
+}
+
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    (info) => info.isFile() && info.size > 0,
+    () => false,
+  );
+
+export function createTutorialVideoCache(mediaDir: string, provider: RenderProvider): TutorialVideoCache {
+  const folder = path.join(path.resolve(mediaDir), TUTORIAL_CACHE_FOLDER);
+  // Concurrent first requests for one file share one render.
+  const rendering = new Map<string, Promise<string>>();
+
+  async function render(clip: TutorialClip, target: string): Promise<string> {
+    await mkdir(folder, { recursive: true });
+    const card = path.join(folder, `${clip.file}.card.png`);
+    await writeFile(card, await sharp(Buffer.from(tutorialCardSvg(clip.title, clip.device))).png().toBuffer());
+    const rendered = await provider.renderVideo({
+      creationType: 'parallax-motion',
+      motionMode: null,
+      preset: {
+        ...MOTION_PRESET_DEFAULTS,
+        motion_type: 'Parallax',
+        camera_path: clip.device === 'desktop' ? 'HorizontalArc' : 'VerticalArc',
+        prompt: '',
+        quantity: 1,
+        motion_length: TUTORIAL_SECONDS,
+        loop: 1,
+        model: 'Parallax',
+      },
+      index: 1,
+      inputs: [{ path: card, contentType: 'image/png', field: 'image_urls' }],
+      prompt: '',
+      promptStrength: 0,
+      model: 'Parallax',
+      seed: `tutorial:${clip.file}`,
+      logo: false,
+    });
+    const video = rendered[0]?.video;
+    if (!video) throw new Error(`the tutorial video ${clip.file} rendered no file`);
+    // Written aside and renamed: a reader never sees half a file.
+    const partial = `${target}.${process.pid}.partial`;
+    await writeFile(partial, video.data);
+    await rename(partial, target);
+    return target;
+  }
+
+  return {
+    async videoPath(clip) {
+      if (!TUTORIAL_FILE.test(clip.file)) throw new RangeError(`not a tutorial file name: ${clip.file}`);
+      const target = path.join(folder, clip.file);
+      if (await exists(target)) return target;
+      const running = rendering.get(clip.file);
+      if (running) return running;
+      const started = render(clip, target).finally(() => rendering.delete(clip.file));
+      rendering.set(clip.file, started);
+      return started;
+    },
+  };
+}

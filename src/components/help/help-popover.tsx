@@ -1,0 +1,198 @@
+import { ActionIcon, Box, CloseButton, Group, Popover, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, type ReactNode } from 'react';
+import { SafeHtml } from '@/components/help/safe-html';
+import { HELP_TEXTS } from '@/config/help-texts';
+import { HELP_TOPICS, topicTutorial, tutorialHost, type HelpDevice, type HelpTopic, type TopicTutorial } from '@/config/help-topics';
+import { BREAKPOINTS, HELP_POPOVER } from '@/config/limits';
+import { inspect } from '@/lib/inspection/hub';
+import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
+import {
+  selectHasNextTopic,
+  selectHasPreviousTopic,
+  selectHelpIsOpen,
+  selectHelpTopicIndex,
+} from '@/machines/help-topics/help-topics.selectors';
+
+/**
+ * Escape pressed in the popover closes the popover only, not a modal it was opened from (the share
+ * modal): Mantine's modals ignore an Escape whose target carries this attribute, so every element
+ * that can hold focus in the popover has it.
+ */
+const KEEP_ESCAPE = { 'data-mantine-stop-propagation': 'true' } as const;
+
+/** SPEC §2.11: below 768 px wide is mobile. */
+export const HELP_MOBILE_QUERY = `(max-width: ${BREAKPOINTS.mobile - 0.02}px)`;
+
+/** The popover's box (SPEC §2.9 item 4): 500 px wide but never wider than the viewport less its margins. */
+export function helpPopoverSize(hasTutorial: boolean): { width: number; maxWidth: string; height: number } {
+  return {
+    width: HELP_POPOVER.widthPx,
+    maxWidth: `calc(100vw - ${2 * HELP_POPOVER.viewportMarginPx}px)`,
+    height: hasTutorial ? HELP_POPOVER.heightWithVideoPx : HELP_POPOVER.heightWithoutVideoPx,
+  };
+}
+
+function TutorialPlayer({ tutorial, title }: { tutorial: TopicTutorial; title: string }) {
+  if (tutorial.kind === 'embed') {
+    return (
+      <Box
+        component="iframe"
+        src={tutorial.src}
+        title={HELP_TEXTS.video(title)}
+        allow="encrypted-media; picture-in-picture; fullscreen"
+        referrerPolicy="strict-origin-when-cross-origin"
+        style={{ border: 0, width: '100%', aspectRatio: '16 / 9', display: 'block' }}
+      />
+    );
+  }
+  return (
+    <video
+      key={tutorial.src}
+      src={tutorial.src}
+      controls
+      muted
+      playsInline
+      preload="metadata"
+      aria-label={HELP_TEXTS.video(title)}
+      data-testid="help-tutorial-video"
+      {...KEEP_ESCAPE}
+      style={{ width: '100%', maxHeight: 220, display: 'block', background: 'black', borderRadius: 4 }}
+    />
+  );
+}
+
+interface HelpTopicViewProps {
+  topic: HelpTopic;
+  topicCount: number;
+  device: HelpDevice;
+  titleId: string;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  onPrevious: () => void;
+  onNext: () => void;
+  onClose: () => void;
+}
+
+/** One topic: title and close, the tutorial, the description (scrolls), previous / next. */
+export function HelpTopicView({ topic, topicCount, device, titleId, hasPrevious, hasNext, onPrevious, onNext, onClose }: HelpTopicViewProps) {
+  const tutorial = topicTutorial(topic, device, tutorialHost());
+  return (
+    <Stack gap={0} h="100%" data-device={device}>
+      <Group justify="space-between" wrap="nowrap" gap="xs" px="md" pt="sm" pb="xs">
+        <Text component="h2" fw={700} size="md" m={0} id={titleId}>
+          {topic.title}
+        </Text>
+        <CloseButton aria-label={HELP_TEXTS.close} onClick={onClose} data-autofocus {...KEEP_ESCAPE} />
+      </Group>
+      <Box
+        role="region"
+        aria-labelledby={titleId}
+        tabIndex={0}
+        px="md"
+        style={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+        data-testid="help-popover-body"
+        {...KEEP_ESCAPE}
+      >
+        <Stack gap="xs" pb="xs">
+          {tutorial && <TutorialPlayer tutorial={tutorial} title={topic.title} />}
+          <SafeHtml html={topic.description} fz="sm" />
+        </Stack>
+      </Box>
+      <Group justify="space-between" wrap="nowrap" px="md" py="xs">
+        <ActionIcon variant="default" size="lg" aria-label={HELP_TEXTS.previous} disabled={!hasPrevious} onClick={onPrevious} {...KEEP_ESCAPE}>
+          <span aria-hidden="true">‹</span>
+        </ActionIcon>
+        <Text size="xs" c="dimmed" aria-live="polite">
+          {HELP_TEXTS.position(topic.index, topicCount)}
+        </Text>
+        <ActionIcon variant="default" size="lg" aria-label={HELP_TEXTS.next} disabled={!hasNext} onClick={onNext} {...KEEP_ESCAPE}>
+          <span aria-hidden="true">›</span>
+        </ActionIcon>
+      </Group>
+    </Stack>
+  );
+}
+
+export interface HelpButtonProps {
+  /** The SPEC §2.10 topic this button opens. */
+  topicIndex: number;
+}
+
+/**
+ * A "?" button that opens the contextual help popover (SPEC §2.9 item 4) on its topic. Focus moves
+ * into the popover; Escape, the X or a click outside closes it and focus returns to the button.
+ */
+export function HelpButton({ topicIndex }: HelpButtonProps) {
+  const help = useActorRef(helpTopicsMachine, { input: { topicCount: HELP_TOPICS.length }, inspect });
+  const opened = useSelector(help, selectHelpIsOpen);
+  const shownIndex = useSelector(help, selectHelpTopicIndex);
+  const hasNext = useSelector(help, selectHasNextTopic);
+  const hasPrevious = useSelector(help, selectHasPreviousTopic);
+  const isMobile = useMediaQuery(HELP_MOBILE_QUERY, false, { getInitialValueInEffect: false });
+  const titleId = useId();
+
+  const ownTopic = HELP_TOPICS[topicIndex];
+  const shown = HELP_TOPICS[shownIndex];
+  if (!ownTopic || !shown) return null;
+  const device: HelpDevice = isMobile ? 'mobile' : 'desktop';
+  const size = helpPopoverSize(topicTutorial(shown, device, tutorialHost()) !== null);
+  const close = () => help.send({ type: 'help.close' });
+
+  return (
+    <Popover
+      opened={opened}
+      onChange={(next) => {
+        if (!next) close();
+      }}
+      position="bottom-start"
+      withArrow
+      shadow="md"
+      trapFocus
+      returnFocus
+      closeOnEscape
+      middlewares={{
+        flip: { padding: HELP_POPOVER.viewportMarginPx },
+        shift: { padding: HELP_POPOVER.viewportMarginPx },
+      }}
+    >
+      <Popover.Target>
+        <ActionIcon variant="light" radius="xl" aria-label={HELP_TEXTS.button(ownTopic.title)} onClick={() => help.send({ type: 'help.toggle', topicIndex })}>
+          ?
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown
+        p={0}
+        aria-labelledby={titleId}
+        data-testid="help-popover"
+        {...KEEP_ESCAPE}
+        style={{ ...size, overflow: 'hidden' }}
+      >
+        <HelpTopicView
+          topic={shown}
+          topicCount={HELP_TOPICS.length}
+          device={device}
+          titleId={titleId}
+          hasPrevious={hasPrevious}
+          hasNext={hasNext}
+          onPrevious={() => help.send({ type: 'help.previous' })}
+          onNext={() => help.send({ type: 'help.next' })}
+          onClose={close}
+        />
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** A setting of a tool form with its help button beside it; `grow` lets the setting take the row. */
+export function WithHelp({ topicIndex, grow = true, children }: { topicIndex: number; grow?: boolean; children: ReactNode }) {
+  return (
+    <Group gap={6} align="flex-end" wrap="nowrap">
+      <Box style={grow ? { flex: 1, minWidth: 0 } : undefined}>{children}</Box>
+      <Box pb={4}>
+        <HelpButton topicIndex={topicIndex} />
+      </Box>
+    </Group>
+  );
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { InspectionRecord } from '@/lib/inspection/hub';
+import type { JsonValue } from '@/lib/inspection/json-safe';
+
+/** An exported inspector log: what the inspector writes with Export and reads with Load. */
+export const INSPECTOR_LOG_SCHEMA = 'kinora.inspector-log';
+export const INSPECTOR_LOG_VERSION = 1;
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+export const inspectionRecordSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  time: z.number(),
+  actorId: z.string(),
+  sessionId: z.string(),
+  machineId: z.string(),
+  type: z.enum(['actor', 'event', 'snapshot']),
+  event: z.string().optional(),
+  from: jsonValue.optional(),
+  to: jsonValue.optional(),
+  snapshotValue: jsonValue.optional(),
+  status: z.string().optional(),
+  context: jsonValue.optional(),
+});
+
+export const inspectorLogSchema = z.object({
+  schema: z.literal(INSPECTOR_LOG_SCHEMA),
+  version: z.literal(INSPECTOR_LOG_VERSION),
+  exportedAt: z.string(),
+  records: z.array(inspectionRecordSchema),
+});
+
+export type InspectorLog = z.infer<typeof inspectorLogSchema>;
+
+export function buildInspectorLog(records: readonly InspectionRecord[], now = new Date()): InspectorLog {
+  return {
+    schema: INSPECTOR_LOG_SCHEMA,
+    version: INSPECTOR_LOG_VERSION,
+    exportedAt: now.toISOString(),
+    records: [...records],
+  };
+}
+
+export class InspectorLogError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'InspectorLogError';
+  }
+}
+
+/** Parses an exported log's text; a bad file throws InspectorLogError with a readable reason. */
+export function parseInspectorLog(text: string): InspectorLog {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new InspectorLogError('it is not JSON');
+  }
+  const result = inspectorLogSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new InspectorLogError(`${where}${issue?.message ?? 'unknown shape'}`);
+  }
+  return result.data;
+}
+
+/** Offers the log as a JSON download (Blob + a temporary link). */
+export function downloadInspectorLog(log: InspectorLog): void {
+  const blob = new Blob([JSON.stringify(log, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `kinora-inspector-${log.exportedAt.replace(/[:.]/g, '-')}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,77 @@
+import type { AnyStateMachine } from 'xstate';
+import { appConfigMachine } from '@/machines/app-config/app-config.machine';
+import { assetPickerMachine } from '@/machines/assets/asset-picker.machine';
+import { assetMachine } from '@/machines/assets/asset.machine';
+import { assetsMachine } from '@/machines/assets/assets.machine';
+import { bannerMachine } from '@/machines/banner/banner.machine';
+import { albumsMachine } from '@/machines/batch/albums.machine';
+import { batchMachine } from '@/machines/batch/batch.machine';
+import { contactMachine } from '@/machines/contact/contact.machine';
+import { contentsMachine } from '@/machines/content/contents.machine';
+import { promoVideosMachine } from '@/machines/content/promo-videos.machine';
+import { shareMachine } from '@/machines/content/share.machine';
+import { sharedItemMachine } from '@/machines/content/shared-item.machine';
+import { creditsPageMachine } from '@/machines/credits-page/credits-page.machine';
+import { finetunesMachine } from '@/machines/finetunes/finetunes.machine';
+import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
+import { jobsMachine } from '@/machines/jobs/jobs.machine';
+import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
+import { organisationMachine } from '@/machines/organisation/organisation.machine';
+import { organisationsMachine } from '@/machines/organisation/organisations.machine';
+import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
+import { creditsMachine } from '@/machines/session/credits.machine';
+import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
+import { sessionMachine } from '@/machines/session/session.machine';
+import { storiesMachine } from '@/machines/story/stories.machine';
+import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
+import { uploadMachine } from '@/machines/upload/upload.machine';
+
+/**
+ * Every machine of src/machines with a label, for the QA inspector (issue 8). Keyed by
+ * `machine.id`, which is what inspection records carry. Only the inspector imports this module:
+ * it pulls in every machine, so it must stay out of the initial bundle. The inspector's own machine
+ * is not listed: it imports this catalog, and it is not inspected (it would record itself).
+ */
+export interface CatalogEntry {
+  id: string;
+  label: string;
+  machine: AnyStateMachine;
+}
+
+const entry = (machine: AnyStateMachine, label: string): CatalogEntry => ({ id: machine.id, label, machine });
+
+export const MACHINE_CATALOG: readonly CatalogEntry[] = [
+  entry(sessionMachine, 'Session'),
+  entry(creditsMachine, 'Credits (session child)'),
+  entry(emailVerificationMachine, 'Email verification'),
+  entry(appConfigMachine, 'App configuration'),
+  entry(bannerMachine, 'Top banner'),
+  entry(jobsMachine, 'Jobs registry'),
+  entry(generationJobMachine, 'Generation job'),
+  entry(toolHistoryMachine, 'Tool history'),
+  entry(promptHelperMachine, 'Prompt helper'),
+  entry(uploadMachine, 'Upload'),
+  entry(mediaSourceMachine, 'Media source'),
+  entry(assetsMachine, 'Assets list'),
+  entry(assetMachine, 'Asset'),
+  entry(assetPickerMachine, 'Asset picker'),
+  entry(shareMachine, 'Share'),
+  entry(sharedItemMachine, 'Shared item'),
+  entry(contentsMachine, 'Contents (latest, profile)'),
+  entry(promoVideosMachine, 'Promo videos'),
+  entry(storiesMachine, 'AI stories list'),
+  entry(storyWizardMachine, 'AI story wizard'),
+  entry(albumsMachine, 'Albums'),
+  entry(batchMachine, 'Album (batch)'),
+  entry(finetunesMachine, 'FineTunes'),
+  entry(creditsPageMachine, 'Credits page'),
+  entry(organisationsMachine, 'Organisations'),
+  entry(organisationMachine, 'Organisation'),
+  entry(contactMachine, 'Contact form'),
+  entry(helpTopicsMachine, 'Help topics'),
+];
+
+export const catalogEntry = (machineId: string): CatalogEntry | undefined =>
+  MACHINE_CATALOG.find((candidate) => candidate.id === machineId);

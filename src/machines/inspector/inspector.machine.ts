@@ -1,0 +1,302 @@
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { InspectionHub, InspectionRecord } from '@/lib/inspection/hub';
+import { buildInspectorLog, downloadInspectorLog, InspectorLogError, parseInspectorLog } from '@/lib/inspection/log-file';
+import type { InspectorLog } from '@/lib/inspection/log-file';
+import { extractStatechart } from '@/lib/inspection/statechart-graph';
+import { layoutStatechart, type StatechartLayout } from '@/lib/inspection/statechart-layout';
+import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
+import { catalogEntry } from '@/machines/catalog';
+import { actorsInRecords, stepCursor, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
+
+/**
+ * The QA inspector (issue 8): follows the inspection hub live, freezes on pause, steps through
+ * the log, exports it, loads an exported log and replays it. A parallel region lays out the
+ * chosen machine's statechart.
+ */
+export const REPLAY_STEP_MS = 400;
+
+export interface InspectorInput {
+  hub: InspectionHub;
+  /** `?actor=` of the URL: an actor id (a job's local id, "session") or a session id. */
+  preselectActorId?: string | null;
+  /** Initial machine to draw. */
+  machineId?: string | null;
+}
+
+export interface InspectorContext {
+  hub: InspectionHub;
+  records: readonly InspectionRecord[];
+  liveActors: readonly ActorSummary[];
+  /** Index into `records` the view shows; null = the newest. */
+  cursor: number | null;
+  selectedSessionId: string | null;
+  preselectActorId: string | null;
+  machineId: string | null;
+  logScope: LogScope;
+  loadedName: string | null;
+  loadError: string | null;
+  layout: StatechartLayout | null;
+  /** The machine being (or last) laid out. */
+  layoutFor: string | null;
+}
+
+export type InspectorEvent =
+  | { type: 'inspector.hubChanged' }
+  | { type: 'inspector.pause' }
+  | { type: 'inspector.resume' }
+  | { type: 'inspector.stepBack' }
+  | { type: 'inspector.stepForward' }
+  | { type: 'inspector.seek'; index: number }
+  | { type: 'inspector.selectActor'; sessionId: string }
+  | { type: 'inspector.selectMachine'; machineId: string }
+  | { type: 'inspector.setLogScope'; scope: LogScope }
+  | { type: 'inspector.export' }
+  | { type: 'inspector.load'; file: File }
+  | { type: 'inspector.play' }
+  | { type: 'inspector.stop' }
+  | { type: 'inspector.live' };
+
+// A machine's layout never changes while the page lives: lay each one out once.
+const layouts = new Map<string, Promise<StatechartLayout>>();
+
+function layoutOf(machineId: string): Promise<StatechartLayout> {
+  let layout = layouts.get(machineId);
+  if (!layout) {
+    const entry = catalogEntry(machineId);
+    if (!entry) return Promise.reject(new Error(`No machine ${machineId} in the catalog`));
+    layout = layoutStatechart(extractStatechart(entry.machine));
+    // A failure is not kept: the next pick tries again.
+    layout.catch(() => layouts.delete(machineId));
+    layouts.set(machineId, layout);
+  }
+  return layout;
+}
+
+const liveSummaries = (hub: InspectionHub): ActorSummary[] =>
+  hub.liveActors().map(({ actorId, sessionId, machineId, status }) => ({ actorId, sessionId, machineId, status }));
+
+/** The actor the URL asked for, once it exists. */
+function findPreselected(actors: readonly ActorSummary[], wanted: string | null): ActorSummary | undefined {
+  if (!wanted) return undefined;
+  return actors.find((actor) => actor.actorId === wanted || actor.sessionId === wanted);
+}
+
+const visible = (context: InspectorContext) => visibleIndices(context.records, context.logScope, context.selectedSessionId);
+
+export const inspectorMachine = setup({
+  types: {
+    context: {} as InspectorContext,
+    events: {} as InspectorEvent,
+    input: {} as InspectorInput,
+  },
+  actors: {
+    watchHub: fromCallback<InspectorEvent, InspectionHub>(({ input: hub, sendBack }) => {
+      sendBack({ type: 'inspector.hubChanged' });
+      return hub.subscribe(() => sendBack({ type: 'inspector.hubChanged' }));
+    }),
+    readLog: fromPromise<InspectorLog, { file: File }>(async ({ input }) => {
+      let text: string;
+      try {
+        text = await input.file.text();
+      } catch {
+        throw new InspectorLogError(INSPECTOR_TEXTS.unreadable);
+      }
+      return parseInspectorLog(text);
+    }),
+    layout: fromPromise<StatechartLayout, { machineId: string }>(({ input }) => layoutOf(input.machineId)),
+  },
+  actions: {
+    takeHub: assign(({ context }) => {
+      const records = context.hub.records();
+      const liveActors = liveSummaries(context.hub);
+      if (context.selectedSessionId !== null || !context.preselectActorId) return { records, liveActors };
+      // A job's actor may be gone already (finished): look in the log as well.
+      const wanted = findPreselected(liveActors, context.preselectActorId) ?? findPreselected(actorsInRecords(records), context.preselectActorId);
+      if (!wanted) return { records, liveActors };
+      return { records, liveActors, selectedSessionId: wanted.sessionId, machineId: wanted.machineId, preselectActorId: null };
+    }),
+    freeze: assign({ cursor: ({ context }) => context.cursor ?? (context.records.length > 0 ? context.records.length - 1 : null) }),
+    follow: assign({ cursor: null }),
+    stepBack: assign({ cursor: ({ context }) => stepCursor(visible(context), context.cursor, -1) }),
+    stepForward: assign({ cursor: ({ context }) => stepCursor(visible(context), context.cursor, 1) }),
+    seek: assign({
+      cursor: ({ context, event }) => {
+        assertEvent(event, 'inspector.seek');
+        if (context.records.length === 0) return null;
+        return Math.max(0, Math.min(event.index, context.records.length - 1));
+      },
+    }),
+    selectActor: assign(({ context, event }) => {
+      assertEvent(event, 'inspector.selectActor');
+      const actor = [...context.liveActors, ...actorsInRecords(context.records)].find(
+        (candidate) => candidate.sessionId === event.sessionId,
+      );
+      return { selectedSessionId: event.sessionId, machineId: actor?.machineId ?? context.machineId };
+    }),
+    selectMachine: assign(({ context, event }) => {
+      assertEvent(event, 'inspector.selectMachine');
+      if (event.machineId === context.machineId) return {};
+      // A machine on its own: no actor's state is highlighted on it.
+      return { machineId: event.machineId, selectedSessionId: null };
+    }),
+    setLogScope: assign({
+      logScope: ({ event }) => {
+        assertEvent(event, 'inspector.setLogScope');
+        return event.scope;
+      },
+    }),
+    downloadLog: ({ context }) => downloadInspectorLog(buildInspectorLog(context.hub.records())),
+    takeLoadedLog: assign(({ context, event }) => {
+      const { output } = event as unknown as { output: InspectorLog };
+      const records = output.records;
+      const actors = actorsInRecords(records);
+      const keep = actors.find((actor) => actor.sessionId === context.selectedSessionId);
+      const selected = keep ?? actors.find((actor) => records.some((record) => record.sessionId === actor.sessionId && record.type === 'snapshot'));
+      return {
+        records,
+        loadError: null,
+        selectedSessionId: selected?.sessionId ?? null,
+        machineId: selected?.machineId ?? context.machineId,
+        logScope: 'actor' as LogScope,
+        cursor: null,
+      };
+    }),
+    rememberFileName: assign({
+      loadedName: ({ event }) => {
+        assertEvent(event, 'inspector.load');
+        return event.file.name;
+      },
+      loadError: null,
+    }),
+    rewind: assign({ cursor: ({ context }) => visible(context)[0] ?? null }),
+    showLoadError: assign({
+      loadError: ({ event }) => {
+        const { error } = event as unknown as { error: unknown };
+        const detail = error instanceof Error ? error.message : String(error);
+        return INSPECTOR_TEXTS.loadError(detail);
+      },
+      loadedName: null,
+    }),
+    clearLoaded: assign({ loadedName: null, loadError: null }),
+    startLayout: assign({ layout: null, layoutFor: ({ context }) => context.machineId }),
+    takeLayout: assign({ layout: ({ event }) => (event as unknown as { output: StatechartLayout }).output }),
+  },
+  guards: {
+    atEnd: ({ context }) => {
+      const indices = visible(context);
+      return indices.length === 0 || context.cursor === null || context.cursor >= indices[indices.length - 1]!;
+    },
+    machineChanged: ({ context }) => context.machineId !== null && context.machineId !== context.layoutFor,
+  },
+  delays: {
+    replayStep: REPLAY_STEP_MS,
+  },
+}).createMachine({
+  id: 'inspector',
+  type: 'parallel',
+  context: ({ input }) => ({
+    hub: input.hub,
+    records: [],
+    liveActors: [],
+    cursor: null,
+    selectedSessionId: null,
+    preselectActorId: input.preselectActorId ?? null,
+    machineId: input.machineId ?? null,
+    logScope: 'actor',
+    loadedName: null,
+    loadError: null,
+    layout: null,
+    layoutFor: null,
+  }),
+  states: {
+    view: {
+      initial: 'live',
+      on: {
+        'inspector.selectActor': { actions: 'selectActor' },
+        'inspector.selectMachine': { actions: 'selectMachine' },
+        'inspector.setLogScope': { actions: 'setLogScope' },
+        'inspector.export': { actions: 'downloadLog' },
+        'inspector.load': { target: '.loading', actions: 'rememberFileName' },
+      },
+      states: {
+        live: {
+          initial: 'following',
+          invoke: { src: 'watchHub', input: ({ context }) => context.hub },
+          states: {
+            following: {
+              on: {
+                'inspector.hubChanged': { actions: 'takeHub' },
+                'inspector.pause': { target: 'paused', actions: 'freeze' },
+                'inspector.stepBack': { target: 'paused', actions: ['freeze', 'stepBack'] },
+                'inspector.seek': { target: 'paused', actions: 'seek' },
+              },
+            },
+            // Records keep arriving in the hub; the view stays where it is.
+            paused: {
+              on: {
+                'inspector.resume': { target: 'following', actions: ['follow', 'takeHub'] },
+                'inspector.stepBack': { actions: 'stepBack' },
+                'inspector.stepForward': { actions: 'stepForward' },
+                'inspector.seek': { actions: 'seek' },
+              },
+            },
+          },
+        },
+        loading: {
+          invoke: {
+            src: 'readLog',
+            input: ({ event }) => {
+              assertEvent(event, 'inspector.load');
+              return { file: event.file };
+            },
+            onDone: { target: 'replay', actions: 'takeLoadedLog' },
+            onError: { target: 'live', actions: 'showLoadError' },
+          },
+        },
+        replay: {
+          initial: 'stopped',
+          entry: 'rewind',
+          on: {
+            'inspector.live': { target: 'live', actions: ['clearLoaded', 'follow'] },
+            'inspector.stepBack': { target: '.stopped', actions: 'stepBack' },
+            'inspector.stepForward': { target: '.stopped', actions: 'stepForward' },
+            'inspector.seek': { actions: 'seek' },
+          },
+          states: {
+            stopped: {
+              on: { 'inspector.play': [{ guard: 'atEnd', target: 'playing', actions: 'rewind' }, { target: 'playing' }] },
+            },
+            playing: {
+              on: { 'inspector.stop': 'stopped' },
+              after: {
+                replayStep: [
+                  { guard: 'atEnd', target: 'stopped' },
+                  { target: 'playing', reenter: true, actions: 'stepForward' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+    // Whatever changed the machine (a pick, an actor, the URL, a loaded log), draw the new one.
+    diagram: {
+      initial: 'idle',
+      states: {
+        idle: { always: { guard: 'machineChanged', target: 'layingOut' } },
+        layingOut: {
+          entry: 'startLayout',
+          always: { guard: 'machineChanged', target: 'layingOut', reenter: true },
+          invoke: {
+            src: 'layout',
+            input: ({ context }) => ({ machineId: context.layoutFor ?? '' }),
+            onDone: { target: 'ready', actions: 'takeLayout' },
+            onError: 'failed',
+          },
+        },
+        ready: { always: { guard: 'machineChanged', target: 'layingOut' } },
+        failed: { always: { guard: 'machineChanged', target: 'layingOut' } },
+      },
+    },
+  },
+});

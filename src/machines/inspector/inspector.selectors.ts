@@ -1,0 +1,102 @@
+import type { SnapshotFrom } from 'xstate';
+import type { InspectionRecord } from '@/lib/inspection/hub';
+import type { JsonValue } from '@/lib/inspection/json-safe';
+import type { inspectorMachine } from '@/machines/inspector/inspector.machine';
+import { actorsInRecords, snapshotAt, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
+
+export type InspectorSnapshot = SnapshotFrom<typeof inspectorMachine>;
+
+export type InspectorMode = 'following' | 'paused' | 'loading' | 'replayStopped' | 'replayPlaying';
+
+export const selectMode = (snapshot: InspectorSnapshot): InspectorMode => {
+  if (snapshot.matches({ view: { live: 'paused' } })) return 'paused';
+  if (snapshot.matches({ view: 'loading' })) return 'loading';
+  if (snapshot.matches({ view: { replay: 'playing' } })) return 'replayPlaying';
+  if (snapshot.matches({ view: 'replay' })) return 'replayStopped';
+  return 'following';
+};
+
+export const selectIsReplay = (snapshot: InspectorSnapshot): boolean => snapshot.matches({ view: 'replay' });
+export const selectRecords = (snapshot: InspectorSnapshot): readonly InspectionRecord[] => snapshot.context.records;
+export const selectLiveActors = (snapshot: InspectorSnapshot): readonly ActorSummary[] => snapshot.context.liveActors;
+export const selectCursor = (snapshot: InspectorSnapshot): number | null => snapshot.context.cursor;
+export const selectSelectedSessionId = (snapshot: InspectorSnapshot): string | null => snapshot.context.selectedSessionId;
+export const selectMachineId = (snapshot: InspectorSnapshot): string | null => snapshot.context.machineId;
+export const selectLogScope = (snapshot: InspectorSnapshot): LogScope => snapshot.context.logScope;
+export const selectLoadedName = (snapshot: InspectorSnapshot): string | null => snapshot.context.loadedName;
+export const selectLoadError = (snapshot: InspectorSnapshot): string | null => snapshot.context.loadError;
+export const selectLayout = (snapshot: InspectorSnapshot) => snapshot.context.layout;
+
+export type DiagramStatus = 'idle' | 'layingOut' | 'ready' | 'failed';
+export const selectDiagramStatus = (snapshot: InspectorSnapshot): DiagramStatus => {
+  for (const status of ['layingOut', 'ready', 'failed'] as const) {
+    if (snapshot.matches({ diagram: status })) return status;
+  }
+  return 'idle';
+};
+
+/** The actors to list: the live ones, plus the chosen one after it ended; in replay, those of the log. */
+export function actorsToList(
+  replay: boolean,
+  liveActors: readonly ActorSummary[],
+  records: readonly InspectionRecord[],
+  selectedSessionId: string | null,
+): ActorSummary[] {
+  const fromRecords = actorsInRecords(records);
+  if (replay) return fromRecords;
+  const list = [...liveActors];
+  if (selectedSessionId && !list.some((actor) => actor.sessionId === selectedSessionId)) {
+    const ended = fromRecords.find((actor) => actor.sessionId === selectedSessionId);
+    if (ended) list.push(ended);
+  }
+  return list;
+}
+
+export interface ViewedState {
+  record: InspectionRecord | null;
+  value: JsonValue;
+  context: JsonValue;
+  status: string | null;
+}
+
+/** The chosen actor's state at the view's position. */
+export function viewedState(
+  records: readonly InspectionRecord[],
+  sessionId: string | null,
+  cursor: number | null,
+): ViewedState {
+  const record = snapshotAt(records, sessionId, cursor);
+  return { record, value: record?.snapshotValue ?? null, context: record?.context ?? null, status: record?.status ?? null };
+}
+
+export interface LogView {
+  rows: { index: number; record: InspectionRecord }[];
+  /** Position of the cursor among all visible records (0-based) and how many there are. */
+  position: number;
+  total: number;
+}
+
+const LOG_WINDOW = 200;
+
+/** The event log rows to show (a window around the cursor) and where the cursor is. */
+export function logView(
+  records: readonly InspectionRecord[],
+  scope: LogScope,
+  sessionId: string | null,
+  cursor: number | null,
+): LogView {
+  const indices = visibleIndices(records, scope, sessionId);
+  const total = indices.length;
+  let position = total - 1;
+  if (cursor !== null) {
+    const at = indices.findIndex((index) => index >= cursor);
+    position = at === -1 ? total - 1 : indices[at] === cursor ? at : Math.max(0, at - 1);
+  }
+  const end = Math.min(total, Math.max(position + LOG_WINDOW / 2, LOG_WINDOW));
+  const start = Math.max(0, end - LOG_WINDOW);
+  return {
+    rows: indices.slice(start, end).map((index) => ({ index, record: records[index]! })),
+    position: Math.max(0, position),
+    total,
+  };
+}

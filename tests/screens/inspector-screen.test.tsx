@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { inspect } from '@/lib/inspection/hub';
+import { bannerMachine } from '@/machines/banner/banner.machine';
+import { InspectorScreen } from '@/screens/inspector/inspector-screen';
+import { render, screen, userEvent, waitFor, within } from '../test-utils';
+import { alice, signedInAs } from './session-helpers';
+
+describe('machine inspector screen', () => {
+  it('tells people outside the Developer group that it is not available', async () => {
+    await signedInAs(alice);
+    render(<InspectorScreen />, { route: '/inspector' });
+    expect(await screen.findByText('Not available')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pause' })).not.toBeInTheDocument();
+  });
+
+  it('draws the chosen actor’s statechart and moves the highlight when the actor moves', async () => {
+    await signedInAs({ ...alice, groups: ['Developer'] });
+    const banner = createActor(bannerMachine, { id: 'test-banner', inspect }).start();
+    const user = userEvent.setup();
+    render(<InspectorScreen />, { route: '/inspector?actor=test-banner' });
+
+    const diagram = await screen.findByRole('img', { name: 'Statechart of Top banner' }, { timeout: 20_000 });
+    expect(within(diagram).getByRole('group', { name: 'machine banner' })).toBeInTheDocument();
+    expect(within(diagram).getByRole('group', { name: 'state hidden (current)' })).toBeInTheDocument();
+    expect(within(diagram).getByRole('group', { name: 'state visible' })).toBeInTheDocument();
+    expect(within(diagram).getAllByText('banner.show')).toHaveLength(2);
+    expect(within(diagram).getByText('banner.dismiss')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Top banner.*test-banner/, pressed: true })).toBeInTheDocument();
+
+    banner.send({ type: 'banner.show', kind: 'success', message: 'Saved' });
+    await waitFor(() => expect(within(diagram).getByRole('group', { name: 'state visible (current)' })).toBeInTheDocument());
+    expect(within(diagram).getByRole('group', { name: 'state hidden' })).toBeInTheDocument();
+    expect(screen.getByTestId('inspector-current-state')).toHaveTextContent('visible');
+    expect(screen.getByRole('treeitem', { name: 'message: "Saved"' })).toBeInTheDocument();
+    const log = screen.getByRole('table', { name: 'Event log' });
+    expect(within(log).getByRole('row', { name: /banner\.show.*hidden → visible/ })).toBeInTheDocument();
+
+    // Paused: the view stays where it was while the actor moves on.
+    await user.click(screen.getByRole('button', { name: 'Pause' }));
+    banner.send({ type: 'banner.dismiss' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(diagram).getByRole('group', { name: 'state visible (current)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Step back' }));
+    expect(within(diagram).getByRole('group', { name: 'state hidden (current)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(screen.getByTestId('inspector-current-state')).toHaveTextContent('hidden'));
+    expect(within(log).queryAllByRole('row')).not.toHaveLength(0);
+    banner.stop();
+  });
+
+  it('collapses and expands the context tree by keyboard', async () => {
+    await signedInAs({ ...alice, groups: ['Developer'] });
+    const banner = createActor(bannerMachine, { id: 'tree-banner', inspect }).start();
+    banner.send({ type: 'banner.show', kind: 'error', message: 'Oops' });
+    const user = userEvent.setup();
+    render(<InspectorScreen />, { route: '/inspector?actor=tree-banner' });
+    const toggle = await screen.findByRole('button', { name: 'Collapse context' });
+    expect(screen.getByRole('treeitem', { name: 'kind: "error"' })).toBeInTheDocument();
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('treeitem', { name: 'kind: "error"' })).not.toBeInTheDocument();
+    await user.keyboard(' ');
+    expect(screen.getByRole('treeitem', { name: 'kind: "error"' })).toBeInTheDocument();
+    banner.stop();
+  });
+});
