@@ -1,7 +1,4 @@
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import sharp from 'sharp';
-import { MOTION_PRESET_DEFAULTS } from '../../../src/config/limits.ts';
+import { createCardClipCache } from './card-clip-cache.ts';
 import type { RenderProvider } from './provider.ts';
 
 /**
@@ -22,61 +19,18 @@ export interface PromoVideoCache {
   videoPath(id: string, posterSvg: string): Promise<string>;
 }
 
-const exists = (file: string): Promise<boolean> =>
-  stat(file).then(
-    (info) => info.isFile() && info.size > 0,
-    () => false,
-  );
-
 export function createPromoVideoCache(mediaDir: string, provider: RenderProvider): PromoVideoCache {
-  const folder = path.join(path.resolve(mediaDir), PROMO_CACHE_FOLDER);
-  // Concurrent first requests for one promo share one render.
-  const rendering = new Map<string, Promise<string>>();
-
-  async function render(id: string, posterSvg: string, target: string): Promise<string> {
-    await mkdir(folder, { recursive: true });
-    const poster = path.join(folder, `${id}-poster.png`);
-    await writeFile(poster, await sharp(Buffer.from(posterSvg)).png().toBuffer());
-    const rendered = await provider.renderVideo({
-      creationType: 'parallax-motion',
-      motionMode: null,
-      preset: {
-        ...MOTION_PRESET_DEFAULTS,
-        motion_type: 'Parallax',
-        camera_path: 'HorizontalArc',
-        prompt: '',
-        quantity: 1,
-        motion_length: PROMO_SECONDS,
-        loop: 1,
-        model: 'Parallax',
-      },
-      index: 1,
-      inputs: [{ path: poster, contentType: 'image/png', field: 'image_urls' }],
-      prompt: '',
-      promptStrength: 0,
-      model: 'Parallax',
-      seed: `promo:${id}`,
-      logo: false,
-    });
-    const video = rendered[0]?.video;
-    if (!video) throw new Error(`the promo video ${id} rendered no file`);
-    // Written aside and renamed: a reader never sees half a file.
-    const partial = `${target}.${process.pid}.partial`;
-    await writeFile(partial, video.data);
-    await rename(partial, target);
-    return target;
-  }
-
+  const clips = createCardClipCache(mediaDir, PROMO_CACHE_FOLDER, provider);
   return {
     async videoPath(id, posterSvg) {
       if (!PROMO_ID.test(id)) throw new RangeError(`not a promo video id: ${id}`);
-      const target = path.join(folder, `${id}.mp4`);
-      if (await exists(target)) return target;
-      const running = rendering.get(id);
-      if (running) return running;
-      const started = render(id, posterSvg, target).finally(() => rendering.delete(id));
-      rendering.set(id, started);
-      return started;
+      return clips.clipPath({
+        fileName: `${id}.mp4`,
+        cardSvg: posterSvg,
+        cameraPath: 'HorizontalArc',
+        seconds: PROMO_SECONDS,
+        seed: `promo:${id}`,
+      });
     },
   };
 }

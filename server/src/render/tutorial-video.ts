@@ -1,9 +1,6 @@
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import sharp from 'sharp';
 import type { HelpDevice } from '../../../src/config/help-topics.ts';
-import { MOTION_PRESET_DEFAULTS } from '../../../src/config/limits.ts';
 import { escapeMarkup } from '../lib/escape-markup.ts';
+import { createCardClipCache } from './card-clip-cache.ts';
 import type { RenderProvider } from './provider.ts';
 
 /**
@@ -51,61 +48,18 @@ export interface TutorialVideoCache {
   videoPath(clip: TutorialClip): Promise<string>;
 }
 
-const exists = (file: string): Promise<boolean> =>
-  stat(file).then(
-    (info) => info.isFile() && info.size > 0,
-    () => false,
-  );
-
 export function createTutorialVideoCache(mediaDir: string, provider: RenderProvider): TutorialVideoCache {
-  const folder = path.join(path.resolve(mediaDir), TUTORIAL_CACHE_FOLDER);
-  // Concurrent first requests for one file share one render.
-  const rendering = new Map<string, Promise<string>>();
-
-  async function render(clip: TutorialClip, target: string): Promise<string> {
-    await mkdir(folder, { recursive: true });
-    const card = path.join(folder, `${clip.file}.card.png`);
-    await writeFile(card, await sharp(Buffer.from(tutorialCardSvg(clip.title, clip.device))).png().toBuffer());
-    const rendered = await provider.renderVideo({
-      creationType: 'parallax-motion',
-      motionMode: null,
-      preset: {
-        ...MOTION_PRESET_DEFAULTS,
-        motion_type: 'Parallax',
-        camera_path: clip.device === 'desktop' ? 'HorizontalArc' : 'VerticalArc',
-        prompt: '',
-        quantity: 1,
-        motion_length: TUTORIAL_SECONDS,
-        loop: 1,
-        model: 'Parallax',
-      },
-      index: 1,
-      inputs: [{ path: card, contentType: 'image/png', field: 'image_urls' }],
-      prompt: '',
-      promptStrength: 0,
-      model: 'Parallax',
-      seed: `tutorial:${clip.file}`,
-      logo: false,
-    });
-    const video = rendered[0]?.video;
-    if (!video) throw new Error(`the tutorial video ${clip.file} rendered no file`);
-    // Written aside and renamed: a reader never sees half a file.
-    const partial = `${target}.${process.pid}.partial`;
-    await writeFile(partial, video.data);
-    await rename(partial, target);
-    return target;
-  }
-
+  const clips = createCardClipCache(mediaDir, TUTORIAL_CACHE_FOLDER, provider);
   return {
     async videoPath(clip) {
       if (!TUTORIAL_FILE.test(clip.file)) throw new RangeError(`not a tutorial file name: ${clip.file}`);
-      const target = path.join(folder, clip.file);
-      if (await exists(target)) return target;
-      const running = rendering.get(clip.file);
-      if (running) return running;
-      const started = render(clip, target).finally(() => rendering.delete(clip.file));
-      rendering.set(clip.file, started);
-      return started;
+      return clips.clipPath({
+        fileName: clip.file,
+        cardSvg: tutorialCardSvg(clip.title, clip.device),
+        cameraPath: clip.device === 'desktop' ? 'HorizontalArc' : 'VerticalArc',
+        seconds: TUTORIAL_SECONDS,
+        seed: `tutorial:${clip.file}`,
+      });
     },
   };
 }

@@ -62,8 +62,16 @@ async function sendStoredFile(
     .header('Cache-Control', `private, max-age=${maxAge}`)
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeFileName(file.name)}"`)
-    .header('Content-Security-Policy', 'sandbox')
-    .header('Accept-Ranges', 'bytes');
+    .header('Content-Security-Policy', 'sandbox');
+  return sendRanged(request, reply, filePath, size);
+}
+
+/**
+ * Streams a file whose headers are set, whole or the one byte range asked for (players seek with
+ * it): 206 with Content-Range, 416 for a range outside the file.
+ */
+export function sendRanged(request: FastifyRequest, reply: FastifyReply, filePath: string, size: number): FastifyReply {
+  reply.header('Accept-Ranges', 'bytes');
   const range = parseRange(request.headers.range, size);
   if (range === 'invalid') {
     return reply.code(416).header('Content-Range', `bytes */${size}`).send();
@@ -77,6 +85,13 @@ async function sendStoredFile(
   }
   reply.header('Content-Length', size);
   return reply.send(createReadStream(filePath));
+}
+
+/** A public MP4 the server rendered itself (promo videos, tutorials): cached a day, ranged. */
+export async function sendPublicVideo(request: FastifyRequest, reply: FastifyReply, filePath: string): Promise<FastifyReply> {
+  const { size } = await stat(filePath);
+  reply.type('video/mp4').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
+  return sendRanged(request, reply, filePath, size);
 }
 
 /**

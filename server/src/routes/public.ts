@@ -1,12 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { defaultAppConfiguration } from '../../../src/config/app-config.ts';
 import type { PromoVideo } from '../../../src/services/schemas/promo-videos.ts';
 import { findPromoVideo, listPromoVideos } from '../db/promo-videos.ts';
 import { escapeMarkup } from '../lib/escape-markup.ts';
 import { createPromoVideoCache } from '../render/promo-video.ts';
-import { parseRange } from './files.ts';
+import { sendPublicVideo } from './files.ts';
 import { HttpError, ok } from './http.ts';
 import type { MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -54,22 +52,6 @@ export async function promoVideoRoutes(app: FastifyInstance, { db, engine, provi
     const video = await findPromoVideo(db, request.params.id);
     if (!video || !/^[A-Za-z0-9_-]{1,64}$/.test(video.id)) throw new HttpError(404, DETAILS.notFound);
     const filePath = await cache.videoPath(video.id, promoThumbnailSvg(video.title));
-    const { size } = await stat(filePath);
-    reply
-      .type('video/mp4')
-      .header('Cache-Control', 'public, max-age=86400')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Accept-Ranges', 'bytes');
-    const range = parseRange(request.headers.range, size);
-    if (range === 'invalid') return reply.code(416).header('Content-Range', `bytes */${size}`).send();
-    if (range) {
-      reply
-        .code(206)
-        .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('Content-Length', range.end - range.start + 1);
-      return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
-    }
-    reply.header('Content-Length', size);
-    return reply.send(createReadStream(filePath));
+    return sendPublicVideo(request, reply, filePath);
   });
 }

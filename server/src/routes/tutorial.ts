@@ -1,9 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { HELP_TOPICS } from '../../../src/config/help-topics.ts';
 import { createTutorialVideoCache, TUTORIAL_FILE, type TutorialClip } from '../render/tutorial-video.ts';
-import { parseRange } from './files.ts';
+import { sendPublicVideo } from './files.ts';
 import { HttpError } from './http.ts';
 import type { MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -32,22 +30,6 @@ export async function tutorialRoutes(app: FastifyInstance, { engine, provider }:
     const clip = clips.get(request.params.file);
     if (!clip || !TUTORIAL_FILE.test(clip.file)) throw new HttpError(404, DETAILS.notFound);
     const filePath = await cache.videoPath(clip);
-    const { size } = await stat(filePath);
-    reply
-      .type('video/mp4')
-      .header('Cache-Control', 'public, max-age=86400')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Accept-Ranges', 'bytes');
-    const range = parseRange(request.headers.range, size);
-    if (range === 'invalid') return reply.code(416).header('Content-Range', `bytes */${size}`).send();
-    if (range) {
-      reply
-        .code(206)
-        .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('Content-Length', range.end - range.start + 1);
-      return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
-    }
-    reply.header('Content-Length', size);
-    return reply.send(createReadStream(filePath));
+    return sendPublicVideo(request, reply, filePath);
   });
 }

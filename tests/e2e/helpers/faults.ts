@@ -1,4 +1,5 @@
 import type { Page, Request, Route } from '@playwright/test';
+import { mulberry32 } from '../../../server/src/render/seeded-random';
 
 /**
  * Seeded network faults for the browser tests: a share of the app's API calls is lost, either
@@ -36,18 +37,6 @@ export interface FaultInjector {
   setActive: (active: boolean) => void;
   /** Removes the route. */
   dispose: () => Promise<void>;
-}
-
-/** mulberry32: a small, well-mixed 32-bit PRNG (deterministic for a seed). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a of a string: turns (seed, call, occurrence) into a PRNG seed. */
