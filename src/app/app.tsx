@@ -9,7 +9,7 @@ import { AppConfigActorContext } from '@/components/app-config/app-config-contex
 import { BannerActorContext } from '@/components/banner/banner-context';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
-import { TOAST } from '@/config/limits';
+import { TOAST, TOAST_TOP_OFFSET_PX } from '@/config/limits';
 import { inspect } from '@/lib/inspection/hub';
 import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
@@ -32,8 +32,13 @@ interface AppProvidersProps {
 export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} env={mantineEnv}>
-      {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered. */}
-      <LazyNotifications position={TOAST.position} autoClose={TOAST.autoCloseMs} pauseResetOnHover={TOAST.pauseResetOnHover} />
+      {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered; below the header. */}
+      <LazyNotifications
+        position={TOAST.position}
+        autoClose={TOAST.autoCloseMs}
+        pauseResetOnHover={TOAST.pauseResetOnHover}
+        style={{ top: TOAST_TOP_OFFSET_PX }}
+      />
       <TelemetryProvider telemetry={telemetry}>
         <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>
           <BannerActorContext.Provider options={{ id: 'banner', inspect }}>

@@ -17,6 +17,7 @@ import { HeaderAccount } from '@/components/session/header-account';
 import { SessionActorContext } from '@/components/session/session-context';
 import { SessionOverlays } from '@/components/session/session-overlays';
 import { PageLoader } from '@/components/page-loader';
+import { HEADER_HEIGHT_PX } from '@/config/limits';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
 import { supportEmail } from '@/config/support';
@@ -76,7 +77,7 @@ export function Shell() {
 
   return (
     <AppShell
-      header={{ height: 60 }}
+      header={{ height: HEADER_HEIGHT_PX }}
       navbar={{ width: { base: 240, md: 280 }, breakpoint: 'sm', collapsed: { mobile: !menuOpened } }}
       padding="md"
     >

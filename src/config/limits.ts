@@ -75,6 +75,14 @@ export const LAZY_IMPORT_RETRY_DELAYS_MS: readonly number[] = [500, 1500];
  */
 export const TOAST = { autoCloseMs: 5000, position: 'top-right', pauseResetOnHover: 'all' } as const;
 
+/** The shell's header height (its Jobs button and account menu live there). */
+export const HEADER_HEIGHT_PX = 60;
+/**
+ * Toasts sit this far from the top of the viewport: below the header plus a gap, so a toast never
+ * covers the header's Jobs button or account menu (issue 17).
+ */
+export const TOAST_TOP_OFFSET_PX = HEADER_HEIGHT_PX + 12;
+
 export const HELP_POPOVER = {
   topicCount: 41,
   widthPx: 500,

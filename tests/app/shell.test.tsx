@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { notifications } from '@mantine/notifications';
 import { MOBILE_MEDIA_QUERY, theme } from '@/app/theme';
+import { HEADER_HEIGHT_PX, TOAST_TOP_OFFSET_PX } from '@/config/limits';
 import { MENU } from '@/config/menu';
 import { matchesMediaQuery, setMobileViewport, setViewportWidth } from '../media-query';
 import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
@@ -65,6 +67,17 @@ describe('shell', () => {
     expect(skip).toHaveFocus();
     expect(skip).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+
+  it('shows toasts below the header, so they never cover its Jobs button or account menu', async () => {
+    renderApp('/');
+    notifications.show({ message: 'Your picture is ready' });
+    const toast = await screen.findByText('Your picture is ready');
+    const container = toast.closest<HTMLElement>('.mantine-Notifications-root');
+    expect(container).toHaveAttribute('data-position', 'top-right');
+    expect(container?.style.top).toBe(`${TOAST_TOP_OFFSET_PX}px`);
+    expect(TOAST_TOP_OFFSET_PX).toBeGreaterThan(HEADER_HEIGHT_PX);
+    notifications.clean();
   });
 
   it('keeps the menu in reach on a desktop-wide screen', () => {
