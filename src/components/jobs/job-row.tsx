@@ -5,7 +5,7 @@ import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { ROUTES } from '@/config/routes';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobSummary } from '@/components/jobs/job-summary';
-import { phaseText, resultPath, useJobView, type JobEntry, type JobView } from '@/components/jobs/job-view';
+import { phaseText, useJobView, viewResultPath, type JobEntry, type JobView } from '@/components/jobs/job-view';
 
 const PHASE_COLORS: Partial<Record<JobView['phase'], string>> = {
   succeeded: 'green',
@@ -28,7 +28,7 @@ interface JobRowProps {
 /** One job in the jobs panel: tool, model, phase, progress, time, cost, refund, actions. */
 export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) {
   const { view, canCancel } = useJobView(entry);
-  const link = resultPath(view);
+  const link = viewResultPath(view);
   const phase = phaseText(view);
   const mayInspect = useCanInspect();
   return (

@@ -73,3 +73,10 @@ export function resultPath(view: Pick<JobView, 'tool' | 'mediaId'>): string | nu
   if (!path || !view.mediaId) return null;
   return `${path}?job=${encodeURIComponent(view.mediaId)}`;
 }
+
+/**
+ * The jobs panel's "View result" link: only a job that succeeded has a result to see (a running,
+ * failed or cancelled job would open its tool page on nothing).
+ */
+export const viewResultPath = (view: Pick<JobView, 'tool' | 'mediaId' | 'phase'>): string | null =>
+  view.phase === 'succeeded' ? resultPath(view) : null;
