@@ -13,6 +13,18 @@ const timeText = (time: number): string => {
   return `${date.toLocaleTimeString([], { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 };
 
+const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * An actor id short enough for one line: a job's `job-<uuid>` keeps the uuid's first 8 digits
+ * (`job-8f14e45f…`), enough to tell the jobs of one session apart; the full id stays in the title.
+ */
+export const shortActorId = (actorId: string): string => actorId.replace(UUID, '$1…');
+
+// Time, actor and event stay on one line each (a long row scrolls sideways in its container
+// instead of breaking a job id over four lines or an event name at its dots).
+const ONE_LINE = { whiteSpace: 'nowrap' } as const;
+
 interface EventLogProps {
   rows: { index: number; record: InspectionRecord }[];
   cursor: number | null;
@@ -41,14 +53,18 @@ export function EventLog({ rows, cursor, onSeek }: EventLogProps) {
               aria-current={index === current ? 'true' : undefined}
               bg={index === current ? 'var(--mantine-color-orange-light)' : undefined}
             >
-              <Table.Td>
+              <Table.Td style={ONE_LINE}>
                 <UnstyledButton onClick={() => onSeek(index)} fz="xs" style={{ minHeight: 24 }}>
                   {timeText(record.time)}
                 </UnstyledButton>
               </Table.Td>
-              <Table.Td>{record.actorId}</Table.Td>
-              <Table.Td>{record.event}</Table.Td>
-              <Table.Td>
+              <Table.Td style={ONE_LINE}>
+                <abbr title={record.actorId} style={{ textDecoration: 'none' }}>
+                  {shortActorId(record.actorId)}
+                </abbr>
+              </Table.Td>
+              <Table.Td style={ONE_LINE}>{record.event}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 160 }}>
                 {stateText(record.from)} → {stateText(record.to)}
               </Table.Td>
             </Table.Tr>

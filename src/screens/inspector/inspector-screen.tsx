@@ -187,7 +187,8 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
               )}
             </Paper>
             <Grid gap="md">
-              <Grid.Col span={{ base: 12, lg: 5 }}>
+              {/* Side by side only where the log still has room for a job id and an event name on one line. */}
+              <Grid.Col span={{ base: 12, xl: 5 }}>
                 <Title order={2} size="h4" mb="xs">
                   {INSPECTOR_TEXTS.context}
                 </Title>
@@ -197,7 +198,7 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
                   <Text c="dimmed">{INSPECTOR_TEXTS.contextEmpty}</Text>
                 )}
               </Grid.Col>
-              <Grid.Col span={{ base: 12, lg: 7 }}>
+              <Grid.Col span={{ base: 12, xl: 7 }}>
                 <Group justify="space-between" mb="xs">
                   <Title order={2} size="h4">
                     {INSPECTOR_TEXTS.eventLog}
