@@ -8,6 +8,7 @@ import type { Database } from './db/database.ts';
 import { authCheckRoutes } from './routes/auth-check.ts';
 import { creditRoutes } from './routes/credits.ts';
 import { HttpError } from './routes/http.ts';
+import { drainRefusedBody, noStoreForSignedIn, refuseUnsafeInput } from './routes/input-guard.ts';
 import { DETAILS } from './routes/messages.ts';
 import { publicRoutes } from './routes/public.ts';
 import type { RouteDeps } from './routes/route-deps.ts';
@@ -121,6 +122,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.addHook('onRequest', (request, reply, done) => applySecurityHeaders(request.raw, reply.raw, () => done()));
+  // Issue 17: control characters and deep nesting refused once for every route; no-store on private answers.
+  app.addHook('preValidation', refuseUnsafeInput);
+  app.addHook('onSend', noStoreForSignedIn);
   // Registered now so the upload calls of later issues share one set of limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   acceptEmptyJsonBodies(app);
@@ -128,9 +132,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode ?? 500;
     // A refused upload is answered before its body has all arrived (too large, a file part the call
-    // does not take, an anonymous sender): closing the connection stops the sender instead of
-    // leaving the rest of the body unread on a kept-alive socket.
-    if (status === 413 || (status >= 400 && !request.raw.complete)) reply.header('Connection', 'close');
+    // does not take, an anonymous sender): the rest is read and dropped, bounded, so the sender
+    // gets the answer instead of a reset; a body too large for that is cut off (Connection: close).
+    if (status === 413 || (status >= 400 && !request.raw.complete)) drainRefusedBody(request.raw, status, reply);
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
     // Fastify's own 4xx (bad JSON, wrong content type, body too large) explain themselves.
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });

@@ -37,6 +37,18 @@ export const PROMPT_MAX_LENGTH = 4000;
 export const FIELD_VALUE_MAX_LENGTH = 10_000;
 /** Most text fields in one multipart call: the longest real form (elements, media records) stays far below. */
 export const FIELD_COUNT_MAX = 60;
+/**
+ * Deepest nesting a JSON body may have (objects and arrays). Kinora's own bodies (story boards,
+ * asset fields) stay within a handful of levels; thousands of levels only exhaust the stack of
+ * whatever walks them next.
+ */
+export const JSON_DEPTH_MAX = 64;
+/**
+ * How much of a refused request's body the server still reads (and discards) after answering, so
+ * the sender, still writing, is not reset before it reads the answer (issue 17). A larger body
+ * is cut off with Connection: close instead.
+ */
+export const REFUSED_BODY_DRAIN_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Job engine settings from the environment (server/src/main.ts; README "Environment"). */
 export interface JobEnvironment {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { FIELD_COUNT_MAX, FIELD_VALUE_MAX_LENGTH } from '../config.ts';
 import { HttpError } from './http.ts';
+import { checkInputValue } from './input-guard.ts';
 import { DETAILS } from './messages.ts';
 
 /** The file part, read into memory (uploads are at most 100 MB, SPEC §5). */
@@ -67,9 +68,11 @@ export async function readMultipart(request: FastifyRequest, options: ReadMultip
       if (part.type === 'field') {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         if (part.valueTruncated || value.length > maxValueLength) throw new HttpError(400, DETAILS.fieldTooLong(name, maxValueLength));
+        checkInputValue({ [name]: value }, 'The form');
         (body.fields[name] ??= []).push(value);
         continue;
       }
+      checkInputValue({ [name]: part.filename }, 'The file name');
       const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
       if (!rule) throw new HttpError(400, Object.keys(rules).length === 0 ? DETAILS.noFilesHere : DETAILS.unexpectedFile(name, Object.keys(rules)));
       if (body.files.length > 0) throw new HttpError(400, DETAILS.oneFileOnly);
