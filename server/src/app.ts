@@ -19,7 +19,10 @@ import { createGuestCleanup, type GuestContentCleaner } from './scheduler/guest-
 import { serverSecret } from './db/files.ts';
 import { createJobEngine, type EngineOptions } from './jobs/engine.ts';
 import { createFileSigner } from './jobs/file-signing.ts';
+import { createFalRenderProvider, type FalProviderOptions } from './render/fal/provider.ts';
+import { catalogueFor } from './render/catalogue.ts';
 import { createLocalRenderEngine } from './render/local-engine.ts';
+import type { RenderProvider } from './render/provider.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { fileRoutes } from './routes/files.ts';
 import { finetuneRoutes } from './routes/finetune.ts';
@@ -60,7 +63,19 @@ export interface AppOptions {
   mediaDir?: string;
   /** How async_mode=false requests wait (tests shorten it); see SyncWaitOptions. */
   syncWait?: Partial<SyncWaitOptions>;
+  /** Which render provider makes the files (default the local engine); see RenderSettings. */
+  render?: RenderSettings;
 }
+
+/**
+ * KINORA_RENDER_PROVIDER=fal with FAL_KEY (and KINORA_FAL_QUEUE_URL for a stand-in of fal's queue):
+ * generation runs on fal.ai (server/src/render/fal/provider.ts). `publicUrl` is where fal fetches
+ * the signed links of Kinora's input files (KINORA_PUBLIC_URL); without one, inputs are uploaded
+ * to fal's own storage.
+ */
+export type RenderSettings =
+  | { provider: 'local' }
+  | { provider: 'fal'; key: string; queueUrl?: string; publicUrl?: string; pollIntervalMs?: number; retry?: FalProviderOptions['retry'] };
 
 /** The server_secrets row holding the key that signs file links. */
 const FILE_SIGNING_SECRET = 'file-signing';
@@ -148,25 +163,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  const signer = createFileSigner(await serverSecret(options.db, FILE_SIGNING_SECRET));
+  const local = createLocalRenderEngine();
+  const render = options.render ?? { provider: 'local' };
+  let provider: RenderProvider = local;
+  if (render.provider === 'fal') {
+    const { publicUrl } = render;
+    provider = createFalRenderProvider({
+      key: render.key,
+      queueUrl: render.queueUrl,
+      local,
+      linkFor: publicUrl ? (fileId) => signer.sign(publicUrl.replace(/\/+$/, ''), fileId).url : undefined,
+      pollIntervalMs: render.pollIntervalMs,
+      retry: render.retry,
+    });
+  }
   const deps: RouteDeps = {
     db: options.db,
     identity: options.identity,
     auth: createUserAuth(options.db, options.identity),
     apiKey: options.apiKey,
+    appConfiguration: catalogueFor(provider.unavailableModels()),
   };
-  const provider = createLocalRenderEngine();
   const engine = createJobEngine({
     db: options.db,
     provider,
-    // The local render engine stands in for real models, so it also simulates their failures.
-    options: { simulateFailures: true, ...options.jobs, ...(options.mediaDir ? { mediaDir: options.mediaDir } : {}) },
+    // The local render engine stands in for real models, so it also simulates their failures and
+    // their time; a real provider's jobs take the model's own time and fail when it says so.
+    options: {
+      simulateFailures: true,
+      ...options.jobs,
+      ...(render.provider === 'local' ? {} : { simulateFailures: false, durationMs: 0 }),
+      ...(options.mediaDir ? { mediaDir: options.mediaDir } : {}),
+    },
     logger: app.log,
   });
   const mediaDeps: MediaRouteDeps = {
     ...deps,
     engine,
     provider,
-    signer: createFileSigner(await serverSecret(options.db, FILE_SIGNING_SECRET)),
+    signer,
     syncWait: options.syncWait,
   };
   app.addHook('onReady', () => engine.start());

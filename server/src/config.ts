@@ -82,3 +82,31 @@ export function parseJobEnvironment(env: Readonly<Record<string, string | undefi
     ...(concurrency > 0 ? { concurrency } : {}),
   };
 }
+
+/** What KINORA_RENDER_PROVIDER and its companions ask for (server/src/main.ts; README "Generating with fal.ai"). */
+export type RenderEnvironment =
+  | { provider: 'local' }
+  | { provider: 'fal'; key: string; queueUrl?: string; publicUrl?: string };
+
+/**
+ * KINORA_RENDER_PROVIDER (`local` | `fal`, default local), FAL_KEY (required with fal),
+ * KINORA_FAL_QUEUE_URL (fal's queue host by default; a stand-in's URL in tests) and
+ * KINORA_PUBLIC_URL (where fal can fetch Kinora's signed file links; absent → inputs are uploaded
+ * to fal's storage). A bad combination stops the server with a readable error.
+ */
+export function parseRenderEnvironment(env: Readonly<Record<string, string | undefined>>): RenderEnvironment {
+  const name = (env.KINORA_RENDER_PROVIDER ?? '').trim() || 'local';
+  if (name === 'local') return { provider: 'local' };
+  if (name !== 'fal') throw new Error(`KINORA_RENDER_PROVIDER must be "local" or "fal" (got "${name}")`);
+  const key = env.FAL_KEY?.trim();
+  if (!key) throw new Error('KINORA_RENDER_PROVIDER=fal needs FAL_KEY (your fal.ai API key)');
+  const url = (variable: 'KINORA_FAL_QUEUE_URL' | 'KINORA_PUBLIC_URL'): string | undefined => {
+    const value = env[variable]?.trim();
+    if (!value) return undefined;
+    if (!/^https?:\/\/[^\s/]+/.test(value)) throw new Error(`${variable} must be an http(s) URL (got "${value}")`);
+    return value.replace(/\/+$/, '');
+  };
+  const queueUrl = url('KINORA_FAL_QUEUE_URL');
+  const publicUrl = url('KINORA_PUBLIC_URL');
+  return { provider: 'fal', key, ...(queueUrl ? { queueUrl } : {}), ...(publicUrl ? { publicUrl } : {}) };
+}

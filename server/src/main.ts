@@ -6,7 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
-import { parseJobEnvironment } from './config.ts';
+import { parseJobEnvironment, parseRenderEnvironment } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 
@@ -29,6 +29,9 @@ import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
  * - KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0),
  *   KINORA_JOB_CONCURRENCY (4): how long a generation job processes, the shares of jobs that fail or
  *   are flagged nsfw, and how many run at once. Media files live in `${dataDir}/media`.
+ * - KINORA_RENDER_PROVIDER (`local`), FAL_KEY, KINORA_FAL_QUEUE_URL, KINORA_PUBLIC_URL: generate on
+ *   fal.ai instead of the local render engine (server/src/config.ts parseRenderEnvironment). With a
+ *   stand-in of fal's queue on this machine, KINORA_PUBLIC_URL defaults to this server's own URL.
  * - LOG_LEVEL (`warn`).
  */
 async function main(): Promise<void> {
@@ -41,6 +44,11 @@ async function main(): Promise<void> {
   const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
   const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
   const jobs = parseJobEnvironment(env);
+  const render = parseRenderEnvironment(env);
+  // A queue on this machine (a stand-in of fal's) can fetch this server's own signed links.
+  if (render.provider === 'fal' && !render.publicUrl && render.queueUrl && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${render.queueUrl}/`)) {
+    render.publicUrl = `http://localhost:${port}`;
+  }
 
   const pool =
     env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
@@ -63,6 +71,7 @@ async function main(): Promise<void> {
     guestCleanup: { intervalMs: guestCleanupIntervalMs },
     jobs,
     mediaDir: path.join(dataDir, 'media'),
+    render,
   });
 
   let closing = false;

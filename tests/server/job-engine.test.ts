@@ -43,6 +43,8 @@ function gatedProvider() {
   const renders: HeldRender[] = [];
   const waiting: Array<(render: HeldRender) => void> = [];
   const provider: RenderProvider = {
+    name: 'test',
+    unavailableModels: () => new Map(),
     async renderImage(request) {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => {

@@ -65,6 +65,8 @@ function stubProvider() {
     gate = { promise: new Promise<void>((resolve) => (open = resolve)), open };
   };
   const provider: RenderProvider = {
+    name: 'test',
+    unavailableModels: () => new Map(),
     renderImage: () => Promise.reject(new Error('not used')),
     renderAudio: () => Promise.reject(new Error('not used')),
     describeImage: () => Promise.reject(new Error('not used')),

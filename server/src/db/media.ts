@@ -97,11 +97,13 @@ export interface MediaRow {
   finished_at: Date | null;
   /** The batch album this clip or joined video belongs to. */
   batch_id: string | null;
+  /** A remote provider's requests for this job, by call key (migration 11). */
+  provider_requests: Record<string, { endpoint: string; requestId: string }>;
 }
 
 export const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
   refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
-  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id`;
+  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id, provider_requests`;
 
 /** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
 export const newPublicId = (): string => randomBytes(12).toString('base64url');
@@ -289,6 +291,22 @@ export async function claimNextJob(tx: Queryable, owner: string, leaseMs: number
  * The worker's heartbeat: new progress and a renewed lease, only while the job is still this
  * worker's and still processing. False means stop: the job was cancelled, deleted or reclaimed.
  */
+/** Stores a remote provider's request with the job, while this claim holds it (false when it no longer does). */
+export async function rememberProviderRequest(
+  db: Queryable,
+  id: string,
+  owner: string,
+  key: string,
+  request: { endpoint: string; requestId: string },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE media SET provider_requests = provider_requests || jsonb_build_object($3::text, $4::jsonb), updated_at = clock_timestamp()
+     WHERE id = $1 AND lease_owner = $2`,
+    [id, owner, key, JSON.stringify(request)],
+  );
+  return rowCount > 0;
+}
+
 export async function renewJob(db: Queryable, id: string, owner: string, progress: number, leaseMs: number): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE media SET progress = GREATEST(progress, $3), updated_at = clock_timestamp(),

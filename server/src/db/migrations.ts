@@ -322,6 +322,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX media_asset_idx ON media (asset_id) WHERE asset_id IS NOT NULL`,
     ],
   },
+  {
+    id: 11,
+    name: 'provider-requests',
+    statements: [
+      // A remote render provider's requests for the job (fal: endpoint and request id, by call key):
+      // written before the worker waits, so a restarted server resumes watching instead of paying twice.
+      `ALTER TABLE media ADD COLUMN provider_requests jsonb NOT NULL DEFAULT '{}'::jsonb`,
+    ],
+  },
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

@@ -11,6 +11,7 @@ import {
   endJobWithRefund,
   isLive,
   releaseJob,
+  rememberProviderRequest,
   renewJob,
   stageOf,
   statusesOf,
@@ -18,7 +19,7 @@ import {
   type MediaRow,
   type StoredItem,
 } from '../db/media.ts';
-import type { RenderProvider } from '../render/provider.ts';
+import type { RemoteRequest, RenderContext, RenderProvider } from '../render/provider.ts';
 import { RenderRejectedError } from '../render/render-errors.ts';
 import { createMediaStore, type FileToStore, type MediaStore } from './media-store.ts';
 import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
@@ -181,7 +182,11 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     }
   }
 
+  /** Jobs this server is rendering now, with what checks whether each was cancelled. */
+  const inFlight = new Map<string, () => void>();
+
   const announceEnd = (id: string): void => {
+    inFlight.get(id)?.();
     if (waiters.has(id)) void recheckWaiters([id]);
   };
 
@@ -294,13 +299,43 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     // Stops the pipeline between videos when the server stops or the job stops being this claim's
     // (a cancelled job does not keep a video worker busy with up to eight renders).
     const lost = new AbortController();
-    const stopHeartbeat = heartbeat(job, () => progress, () => lost.abort());
+    // Only when the job itself ended (cancelled, deleted): a remote provider then cancels its work
+    // too. A job taken over by another worker is merely lost: its remote work goes on for the taker.
+    const cancelled = new AbortController();
+    const onLost = (): void => {
+      if (lost.signal.aborted) return;
+      statusesOf(db, [job.id])
+        .then((statuses) => {
+          const status = statuses.get(job.id);
+          if (status === undefined || !isLive(status)) cancelled.abort();
+          lost.abort();
+        })
+        .catch((error: unknown) => {
+          logError(error, 'checking a lost job failed', job.id);
+          lost.abort();
+        });
+    };
+    const stopHeartbeat = heartbeat(job, () => progress, onLost);
+    // A cancel or delete through this server's API is seen at once, not at the next heartbeat.
+    inFlight.set(job.id, onLost);
+    const remembered: Record<string, RemoteRequest> = { ...job.provider_requests };
+    const context: RenderContext = {
+      jobId: job.id,
+      recall: (key) => remembered[key],
+      async remember(key, request) {
+        remembered[key] = request;
+        await rememberProviderRequest(db, job.id, tokenOf(job), key, request);
+      },
+      signal: stopping.signal,
+      cancelled: cancelled.signal,
+    };
     try {
       const result = await runPipeline(db, store, provider, job, {
         onProgress: (fraction) => {
           progress = Math.round(from + (to - from) * Math.min(1, Math.max(0, fraction)));
         },
         signal: AbortSignal.any([stopping.signal, lost.signal]),
+        context,
       });
       const { items, files } = await writeItems(job, result);
       return { result, items, files };
@@ -310,6 +345,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       return null;
     } finally {
       stopHeartbeat();
+      inFlight.delete(job.id);
     }
   }
 

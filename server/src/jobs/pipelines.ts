@@ -12,7 +12,8 @@ import type { Queryable } from '../db/database.ts';
 import { findMediaFile } from '../db/files.ts';
 import { setFinetuneStyle } from '../db/finetunes.ts';
 import type { JobStage, MediaRow } from '../db/media.ts';
-import type { AudioTool, FrameSelection, RenderedVideo, RenderInputImage, RenderProvider } from '../render/provider.ts';
+import type { AudioTool, FrameSelection, RenderContext, RenderedVideo, RenderInputImage, RenderProvider } from '../render/provider.ts';
+import { StoppedError } from '../render/render-errors.ts';
 import type { FileToStore, MediaStore } from './media-store.ts';
 
 /** One result of a job: its file, and the thumbnail and GIF that go with it. */
@@ -42,15 +43,23 @@ export interface PipelineOptions {
   onProgress?: RenderProgress;
   /** The server is stopping: a job of several videos stops between two (StoppedError). */
   signal?: AbortSignal;
+  /** Lent to the provider (remote request ids, cancel); each call gets its own key below it. */
+  context?: RenderContext;
 }
 
-/** A multi-video render stopped between two videos because the server is stopping; nothing was kept. */
-export class StoppedError extends Error {
-  constructor() {
-    super('the server is stopping');
-    this.name = 'StoppedError';
-  }
+/** The context of one provider call of a job: its keys are prefixed, so a job's calls never share one. */
+function scoped(context: RenderContext | undefined, prefix: string, onProgress?: RenderProgress): RenderContext | undefined {
+  if (!context) return undefined;
+  return {
+    ...context,
+    onProgress: onProgress ?? context.onProgress,
+    recall: (key) => context.recall(`${prefix}:${key}`),
+    remember: (key, request) => context.remember(`${prefix}:${key}`, request),
+  };
 }
+
+/** A multi-video render stopped between two videos (or a remote one while waiting); nothing was kept. */
+export { StoppedError };
 
 const AUDIO_TOOLS: readonly AudioTool[] = ['text-to-speech', 'text-to-audio', 'text-to-music'];
 const isAudioTool = (tool: string): tool is AudioTool => (AUDIO_TOOLS as readonly string[]).includes(tool);
@@ -109,7 +118,7 @@ export async function resolveInputs(db: Queryable, store: MediaStore, job: Pick<
   for (const input of job.inputs) {
     const file = await findMediaFile(db, input.file_id);
     if (!file) throw new MissingInputError(input.field);
-    inputs.push({ path: store.absolutePath(file), contentType: file.content_type, field: input.field });
+    inputs.push({ path: store.absolutePath(file), contentType: file.content_type, field: input.field, fileId: file.id });
   }
   return inputs;
 }
@@ -180,7 +189,7 @@ async function renderCreation(
   store: MediaStore,
   provider: RenderProvider,
   job: MediaRow,
-  { onProgress, signal }: PipelineOptions,
+  { onProgress, signal, context }: PipelineOptions,
 ): Promise<PipelineResult> {
   const presets = parsePosePreset(job.args.pose_preset);
   const inputs = await resolveInputs(db, store, job);
@@ -207,7 +216,7 @@ async function renderCreation(
           model: preset.model || job.option || '',
           seed,
           logo: job.logo_variant,
-        }),
+        }, scoped(context, `video-${items.length + 1}`, (fraction) => onProgress?.((items.length + fraction) / Math.max(1, total)))),
       );
       items.push(videoItem(rendered, folder, 'video', job.logo_variant, videoLabel(job, items.length + 1, preset)));
       onProgress?.(items.length / Math.max(1, total));
@@ -217,7 +226,7 @@ async function renderCreation(
 }
 
 /** SPEC §7 video/*: one operation on the input video (or picture) → `result.mp4`, `result.gif`, `thumbnail.jpg`. */
-async function renderVideoTool(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
+async function renderVideoTool(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow, context?: RenderContext): Promise<PipelineResult> {
   const rendered = await provider.editVideo({
     tool: job.tool,
     model: job.option ?? '',
@@ -226,7 +235,7 @@ async function renderVideoTool(db: Queryable, store: MediaStore, provider: Rende
     inputs: await resolveInputs(db, store, job),
     seed: renderSeed(job),
     logo: job.logo_variant,
-  });
+  }, scoped(context, 'edit'));
   return { items: [videoItem(rendered, SINGLE_VIDEO_FOLDER, 'result', false, videoLabel(job, 1, null))], version: '3' };
 }
 
@@ -268,14 +277,14 @@ async function renderConcat(db: Queryable, store: MediaStore, provider: RenderPr
 }
 
 /** LoRA fine-tune: the learned style goes to the finetunes row with the job's success; the preview is its result. */
-async function renderFinetune(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow): Promise<PipelineResult> {
+async function renderFinetune(db: Queryable, store: MediaStore, provider: RenderProvider, job: MediaRow, context?: RenderContext): Promise<PipelineResult> {
   const trained = await provider.trainFinetune({
     kind: job.option ?? '',
     inputs: await resolveInputs(db, store, job),
     prompt: text(job.args.prompt),
     triggerWord: text(job.args.trigger_word),
     seed: renderSeed(job),
-  });
+  }, scoped(context, 'finetune'));
   const { preview } = trained;
   return {
     items: [
@@ -306,13 +315,14 @@ export async function runPipeline(
   const model = job.option ?? '';
   const prompt = text(job.args.prompt);
   const seed = renderSeed(job);
+  if (options.context) options = { ...options, context: { ...options.context, onProgress: options.onProgress } };
   if (job.kind === 'video') {
     if (isVideoCreationJob(job)) return renderCreation(db, store, provider, job, options);
     if (CONCAT_TOOLS.has(job.tool)) return renderConcat(db, store, provider, job);
-    if (generationToolBySlug(job.tool)?.kind === 'video') return renderVideoTool(db, store, provider, job);
+    if (generationToolBySlug(job.tool)?.kind === 'video') return renderVideoTool(db, store, provider, job, options.context);
     throw new Error(`no video pipeline for tool ${job.tool}`);
   }
-  if (job.tool === FINETUNE_TOOL) return renderFinetune(db, store, provider, job);
+  if (job.tool === FINETUNE_TOOL) return renderFinetune(db, store, provider, job, options.context);
   if (job.kind === 'audio') {
     const duration = Number(job.args.duration);
     const rendered = await provider.renderAudio({
@@ -322,7 +332,7 @@ export async function runPipeline(
       voice: text(job.args.voice) || undefined,
       durationSeconds: Number.isFinite(duration) && duration > 0 ? duration : undefined,
       seed,
-    });
+    }, scoped(options.context, 'audio'));
     return {
       items: [
         {
@@ -346,7 +356,7 @@ export async function runPipeline(
     aspectRatio: text(job.args.aspect_ratio) || undefined,
     seed,
     logo: job.logo_variant,
-  });
+  }, scoped(options.context, 'image'));
   return {
     items: [
       {

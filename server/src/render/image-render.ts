@@ -7,7 +7,7 @@ import { promptWords } from './palette.ts';
 import { decodePicture, pictureToSharp, type Picture } from './picture-decode.ts';
 import { pixelTextSvg, pixelTextWidth, PIXEL_TEXT_HEIGHT } from './pixel-font.ts';
 import type { ImageRenderRequest, RenderedImage, RenderInputImage } from './provider.ts';
-import { RenderInputError } from './render-errors.ts';
+import { RenderInputError, RenderRejectedError } from './render-errors.ts';
 import { between, seededRandom } from './seeded-random.ts';
 
 /**
@@ -21,6 +21,8 @@ export const THUMBNAIL_LONG_SIDE = 320;
 const UPSCALE_MAX_SIDE = 2048;
 /** Inputs are read at most this large: no output is bigger. */
 const INPUT_MAX_SIDE = 2048;
+/** A remote model's picture is kept up to this long side (fal's largest sizes are 2048 px; Ultra's 4 MP ones are scaled). */
+const DOWNLOAD_MAX_SIDE = 4096;
 
 type Overlay = sharp.OverlayOptions;
 
@@ -587,3 +589,20 @@ export async function renderImageFiles(request: ImageRenderRequest): Promise<Ren
   };
 }
 
+
+/**
+ * A picture a remote provider made, downloaded by Kinora: decoded (a file that is not a picture
+ * fails the job), the guest's logo added (SPEC §6), stored as PNG with its JPEG thumbnail.
+ */
+export async function finishDownloadedImage(data: Buffer, logo: boolean): Promise<RenderedImage> {
+  const picture = await decodePicture(data, DOWNLOAD_MAX_SIDE);
+  if (!picture) throw new RenderRejectedError('failed', 'The model answered a file that is not a picture.');
+  const finished = logo ? await addLogo(picture) : picture;
+  const png = await pictureToSharp(finished).png({ compressionLevel: 6 }).toBuffer();
+  return {
+    image: { name: 'result.png', contentType: 'image/png', data: png },
+    thumbnail: { name: 'thumbnail.jpg', contentType: 'image/jpeg', data: await jpegThumbnail(finished) },
+    width: finished.width,
+    height: finished.height,
+  };
+}

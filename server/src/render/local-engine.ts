@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { generationToolBySlug } from '../../../src/config/generation-tools.ts';
 import { SOUND_EFFECT_DURATION_DEFAULT } from '../../../src/config/limits.ts';
 import { AUDIO_MAX_SECONDS, synthesiseEffect, synthesiseMusic, synthesiseSpeech } from './audio-synth.ts';
-import { renderImageFiles } from './image-render.ts';
+import { finishDownloadedImage, renderImageFiles } from './image-render.ts';
+import type { FileNames } from './video/finish.ts';
 import { decodePicture } from './picture-decode.ts';
 import { describePicture } from './picture-description.ts';
-import type { AudioRenderRequest, RenderedAudio, RenderProvider } from './provider.ts';
+import type { AudioRenderRequest, MediaProbe, RenderedAudio, RenderedImage, RenderedVideo, RenderProvider } from './provider.ts';
 import { RenderInputError, RenderRejectedError } from './render-errors.ts';
 import { trainFinetune } from './finetune-train.ts';
 import { DEFAULT_VIDEO_WORKERS, VideoWorkerPool } from './video/worker-pool.ts';
@@ -40,10 +41,10 @@ function requestedSeconds(request: AudioRenderRequest, fallback: number, max: nu
   return seconds;
 }
 
-function renderAudioSamples(request: AudioRenderRequest, max: number): { samples: Float32Array; name: string } {
+async function renderAudioSamples(request: AudioRenderRequest, max: number): Promise<{ samples: Float32Array; name: string }> {
   switch (request.tool) {
     case 'text-to-speech':
-      return { samples: synthesiseSpeech(request.prompt, request.voice, request.seed + request.model), name: 'speech.wav' };
+      return { samples: await synthesiseSpeech(request.prompt, request.voice), name: 'speech.wav' };
     case 'text-to-audio':
       return {
         samples: synthesiseEffect(request.prompt, requestedSeconds(request, SOUND_EFFECT_DURATION_DEFAULT, max), request.seed + request.model),
@@ -61,14 +62,34 @@ function renderAudioSamples(request: AudioRenderRequest, max: number): { samples
   }
 }
 
-export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}): RenderProvider {
+/**
+ * The local engine as a remote provider uses it: what stays local whatever the provider (joins,
+ * probes, parallax) and how a downloaded result becomes Kinora's files (thumbnail, GIF, logo).
+ */
+export interface LocalRenderEngine extends RenderProvider {
+  /** A picture a remote model made: decoded (refused when it is not one), logo, PNG and thumbnail. */
+  finishDownloadedImage(data: Buffer, logo: boolean): Promise<RenderedImage>;
+  /** A video a remote model made: probed, logo, faststart MP4, GIF and thumbnail (on a video worker). */
+  finishDownloadedVideo(data: Uint8Array, names: FileNames, logo: boolean): Promise<RenderedVideo>;
+  /** Length, size and sound of a downloaded file. */
+  probeBuffer(data: Uint8Array): Promise<MediaProbe>;
+}
+
+const RUNS_EVERYTHING: ReadonlyMap<string, string> = new Map();
+
+export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}): LocalRenderEngine {
   const maxAudioSeconds = Math.min(options.maxAudioSeconds ?? AUDIO_MAX_SECONDS, AUDIO_MAX_SECONDS);
   const videoWorkers = new VideoWorkerPool(options.videoWorkers ?? DEFAULT_VIDEO_WORKERS);
   return {
+    name: 'local',
+    unavailableModels: () => RUNS_EVERYTHING,
     renderImage: (request) => renderImageFiles(request),
+    finishDownloadedImage: (data, logo) => finishDownloadedImage(data, logo),
+    finishDownloadedVideo: (data, names, logo) => videoWorkers.run({ op: 'finishDownloaded', data, names, logo }),
+    probeBuffer: (data) => videoWorkers.run({ op: 'probeBytes', data }),
 
     async renderAudio(request): Promise<RenderedAudio> {
-      const { samples, name } = renderAudioSamples(request, maxAudioSeconds);
+      const { samples, name } = await renderAudioSamples(request, maxAudioSeconds);
       return {
         audio: { name, contentType: 'audio/wav', data: encodeWav(samples) },
         durationSeconds: samples.length / WAV_SAMPLE_RATE,

@@ -245,3 +245,21 @@ export function derivePrompt(input: PromptHelperInput): string {
     }
   }
 }
+
+/**
+ * What a language model is asked for each prompt helper mode (fal's LLM when fal is the provider):
+ * the system prompt and the user's words. Image2Prompt is the vision model's (describeImage).
+ */
+export function promptHelperRequest(option: Exclude<PromptHelperOption, 'Image2Prompt'>, prompt: string, mode: string): { system: string; prompt: string } {
+  const purpose = purposeOf(mode);
+  const medium = purpose === 'image' ? 'an image generator' : purpose === 'video' ? 'a video generator' : `a ${purpose} generator`;
+  const rule = `Answer with the prompt only: one paragraph, no quotes, no preamble, at most 80 words. It is for ${medium}.`;
+  switch (option) {
+    case 'SuggestPrompt':
+      return { system: `You suggest a vivid, concrete prompt that continues the user's idea. ${rule}`, prompt: cleanPrompt(prompt) || 'Suggest something.' };
+    case 'RefinePrompt':
+      return { system: `You rewrite the user's prompt to be clearer and richer in detail, keeping its meaning. ${rule}`, prompt: cleanPrompt(prompt) };
+    case 'InspireMe':
+      return { system: `You invent one surprising, beautiful idea. ${rule}`, prompt: cleanPrompt(prompt) || 'Inspire me.' };
+  }
+}

@@ -13,6 +13,8 @@ import type { PosePreset } from '../../../src/lib/pose-preset.ts';
 export interface RenderInputImage {
   /** Absolute path of the stored file. */
   path: string;
+  /** The stored file's id (media_files.id): a remote provider is handed a signed link to it, never the path. */
+  fileId?: string;
   contentType: string;
   /** The multipart field it came from (`image_url`, `image_urls`, `human_image_url`, …). */
   field: string;
@@ -183,22 +185,70 @@ export interface MediaProbe {
   hasAudio: boolean;
 }
 
+/** Work a remote provider was given for a job: enough to watch, fetch or cancel it later. */
+export interface RemoteRequest {
+  /** The provider's endpoint (fal: the endpoint id, e.g. `fal-ai/flux-pro/v1.1`). */
+  endpoint: string;
+  requestId: string;
+}
+
+/**
+ * What the job engine lends a provider for one job's render. A remote provider stores each request
+ * it submits (`remember`, written to the job's row before it waits) and, when a restarted server
+ * claims the job again, finds it (`recall`) and resumes watching it instead of submitting (and
+ * paying) twice. The local engine ignores it.
+ */
+export interface RenderContext {
+  /** The job this render belongs to. */
+  jobId: string;
+  /** A request submitted for this job under `key` by an earlier claim (e.g. before a restart). */
+  recall(key: string): RemoteRequest | undefined;
+  /** Stores a submitted request with the job under `key`. */
+  remember(key: string, request: RemoteRequest): Promise<void>;
+  /** How far the remote work is, 0–1. */
+  onProgress?(fraction: number): void;
+  /** The server is stopping: stop waiting (the remote work goes on and is resumed after the restart). */
+  signal?: AbortSignal;
+  /** The job was cancelled or deleted: stop waiting and cancel the remote work. */
+  cancelled?: AbortSignal;
+}
+
+/** A free-text request to a language model (prompt helper, story board writer). */
+export interface TextRequest {
+  /** What the model is told it is doing. */
+  system: string;
+  prompt: string;
+  signal?: AbortSignal;
+}
+
 export interface RenderProvider {
-  renderImage(request: ImageRenderRequest): Promise<RenderedImage>;
-  renderAudio(request: AudioRenderRequest): Promise<RenderedAudio>;
+  /** `local` (the embedded stand-in) or `fal`. */
+  readonly name: string;
+  /**
+   * Models this provider cannot run, with the reason (the catalogue offers them as inactive and
+   * the API refuses them). The local engine runs everything.
+   */
+  unavailableModels(): ReadonlyMap<string, string>;
+  /**
+   * A language model for the prompt helper (suggest, refine, inspire) and the story board writer;
+   * absent → Kinora's own deterministic writers (server/src/render/prompt-helper.ts, story-board.ts).
+   */
+  writeText?(request: TextRequest): Promise<string>;
+  renderImage(request: ImageRenderRequest, context?: RenderContext): Promise<RenderedImage>;
+  renderAudio(request: AudioRenderRequest, context?: RenderContext): Promise<RenderedAudio>;
   /** Image2Prompt (SPEC §9 "guess from picture"): a prompt describing the picture's content. */
   describeImage(input: RenderInputImage): Promise<string>;
   /**
    * Creation jobs (SPEC §2.4): called once per result item (its preset and index); the local
    * engine answers with exactly one video, the array leaves room for providers that return more.
    */
-  renderVideo(request: VideoRenderRequest): Promise<RenderedVideo[]>;
+  renderVideo(request: VideoRenderRequest, context?: RenderContext): Promise<RenderedVideo[]>;
   /** Video tools (SPEC §7 video/*). Strict audio sync on a length mismatch rejects with RenderRejectedError('failed'). */
-  editVideo(request: VideoEditRequest): Promise<RenderedVideo>;
-  /** A batch's joined video (and issue 6's story). */
+  editVideo(request: VideoEditRequest, context?: RenderContext): Promise<RenderedVideo>;
+  /** A batch's joined video (and issue 6's story); always made locally (ffmpeg), whatever the provider. */
   concatVideos(request: VideoConcatRequest): Promise<RenderedVideo>;
   /** LoRA fine-tune: the learned style and a preview picture. */
-  trainFinetune(request: FinetuneTrainRequest): Promise<FinetuneTrained>;
+  trainFinetune(request: FinetuneTrainRequest, context?: RenderContext): Promise<FinetuneTrained>;
   /** Length, size and sound of a stored audio or video file (absolute path). */
   probeMedia(path: string): Promise<MediaProbe>;
 }

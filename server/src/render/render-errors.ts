@@ -19,3 +19,15 @@ export class RenderInputError extends RenderRejectedError {
     this.name = 'RenderInputError';
   }
 }
+
+/**
+ * The render stopped without a result because the server is stopping or the job stopped being this
+ * worker's (cancelled, deleted, taken over): nothing was kept, and a remote provider's request
+ * stays stored with the job so the next claim resumes it.
+ */
+export class StoppedError extends Error {
+  constructor() {
+    super('the server is stopping');
+    this.name = 'StoppedError';
+  }
+}

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { defaultAppConfiguration } from '../../../src/config/app-config.ts';
 import type { PromoVideo } from '../../../src/services/schemas/promo-videos.ts';
 import { findPromoVideo, listPromoVideos } from '../db/promo-videos.ts';
 import { escapeMarkup } from '../lib/escape-markup.ts';
@@ -22,10 +21,10 @@ function promoThumbnailSvg(title: string): string {
 }
 
 /** The calls SPEC §6 lists as public: no Authorization needed. */
-export async function publicRoutes(app: FastifyInstance, { db }: RouteDeps): Promise<void> {
+export async function publicRoutes(app: FastifyInstance, { db, appConfiguration }: RouteDeps): Promise<void> {
   app.get('/health', async () => ok({ ok: true as const }));
 
-  app.get('/frontend-configurations', async () => ok(defaultAppConfiguration));
+  app.get('/frontend-configurations', async () => ok(appConfiguration));
 
   app.get('/promo-videos', async (): Promise<{ data: PromoVideo[] }> => ok(await listPromoVideos(db)));
 

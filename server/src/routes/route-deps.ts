@@ -1,3 +1,4 @@
+import type { AppConfiguration } from '../../../src/config/app-config.ts';
 import type { IdentityProvider } from '../auth/types.ts';
 import type { Database } from '../db/database.ts';
 import type { UserAuth } from './user-auth.ts';
@@ -8,4 +9,6 @@ export interface RouteDeps {
   identity: IdentityProvider;
   auth: UserAuth;
   apiKey: string;
+  /** What `frontend-configurations` answers: SPEC's catalogue, less what the render provider cannot run. */
+  appConfiguration: AppConfiguration;
 }

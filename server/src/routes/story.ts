@@ -58,7 +58,7 @@ import type { LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
-import { writeStoryboard } from './story-board.ts';
+import { writeStoryboardFor } from './story-writer.ts';
 import { storyAnswer, storySummary } from './story-answer.ts';
 import {
   bad,
@@ -200,7 +200,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       if (!file) throw bad(DETAILS.notAKinoraFile('image_urls'));
       imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: link });
     }
-    const storyboard = writeStoryboard({ idea, duration, title, imageModel, videoModel });
+    const storyboard = await writeStoryboardFor(deps.provider, { idea, duration, title, imageModel, videoModel });
     const row = await insertStory(db, { userSub: user.sub, idea, duration, aspectRatio, style, imageUrls, storyboard });
     return answer(request, row);
   });
@@ -228,7 +228,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     let board = body.storyboard !== undefined ? (await checkStoryboard(db, story.id, body.storyboard)).board : undefined;
     if (body.rewrite) {
       const current = board ?? story.storyboard;
-      const written = writeStoryboard({
+      const written = await writeStoryboardFor(deps.provider, {
         idea: change.idea ?? story.idea,
         duration: change.duration ?? story.duration,
         title: current.title.trim() || undefined,

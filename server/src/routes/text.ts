@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PROMPT_HELPER_MODE, PROMPT_HELPER_MODES, type PromptHelperMode } from '../../../src/config/enums.ts';
 import type { PromptHelperResult } from '../../../src/services/schemas/media.ts';
-import { derivePrompt, PROMPT_PURPOSES, PromptHelperInputError, type PromptPurpose } from '../render/prompt-helper.ts';
+import { derivePrompt, PROMPT_PURPOSES, PromptHelperInputError, promptHelperRequest, type PromptPurpose } from '../render/prompt-helper.ts';
+import { stripQuotes } from '../../../src/lib/strip-quotes.ts';
 import type { RenderInputImage } from '../render/provider.ts';
 import { RenderRejectedError } from '../render/render-errors.ts';
 import { checkUpload } from '../render/uploads.ts';
@@ -101,6 +102,16 @@ export async function textRoutes(app: FastifyInstance, deps: MediaRouteDeps): Pr
         }
       }
       try {
+        // A provider with a language model (fal) writes the prompt; without one Kinora's own
+        // deterministic helper does. Refine needs words to refine either way.
+        if (provider.writeText && option !== 'Image2Prompt' && !(option === 'RefinePrompt' && prompt === '')) {
+          try {
+            return stripQuotes((await provider.writeText(promptHelperRequest(option, prompt, purpose))).trim());
+          } catch (error) {
+            if (error instanceof RenderRejectedError) throw new HttpError(502, error.message);
+            throw error;
+          }
+        }
         return derivePrompt({ option, prompt, mode: purpose, imageDescription: description });
       } catch (error) {
         if (error instanceof PromptHelperInputError) throw new HttpError(400, error.message);

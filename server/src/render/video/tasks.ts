@@ -1,7 +1,9 @@
 import type { MediaProbe, RenderedVideo, VideoConcatRequest, VideoEditRequest, VideoRenderRequest } from '../provider.ts';
 import { concatVideos } from './concat.ts';
 import { renderCreationVideo } from './creation.ts';
+import { finishDownloadedVideo } from './downloaded.ts';
 import { editVideo } from './edits.ts';
+import type { FileNames } from './finish.ts';
 import { probeBytes } from './probe.ts';
 import { readInputFile } from './sources.ts';
 
@@ -14,13 +16,17 @@ export type VideoTask =
   | { op: 'renderVideo'; request: VideoRenderRequest }
   | { op: 'editVideo'; request: VideoEditRequest }
   | { op: 'concatVideos'; request: VideoConcatRequest }
-  | { op: 'probeMedia'; path: string };
+  | { op: 'probeMedia'; path: string }
+  | { op: 'finishDownloaded'; data: Uint8Array; names: FileNames; logo: boolean }
+  | { op: 'probeBytes'; data: Uint8Array };
 
 export interface VideoTaskResults {
   renderVideo: RenderedVideo;
   editVideo: RenderedVideo;
   concatVideos: RenderedVideo;
   probeMedia: MediaProbe;
+  finishDownloaded: RenderedVideo;
+  probeBytes: MediaProbe;
 }
 
 export async function runVideoTask(task: VideoTask): Promise<VideoTaskResults[VideoTask['op']]> {
@@ -35,6 +41,12 @@ export async function runVideoTask(task: VideoTask): Promise<VideoTaskResults[Vi
       const { durationSeconds, width, height, hasAudio } = await probeBytes(await readInputFile({ path: task.path, field: 'file' }), 'input');
       return { durationSeconds, hasAudio, ...(width !== undefined && height !== undefined ? { width, height } : {}) };
     }
+    case 'probeBytes': {
+      const { durationSeconds, width, height, hasAudio } = await probeBytes(task.data, 'input');
+      return { durationSeconds, hasAudio, ...(width !== undefined && height !== undefined ? { width, height } : {}) };
+    }
+    case 'finishDownloaded':
+      return finishDownloadedVideo(task.data, task.names, task.logo);
     default: {
       const unknown: never = task;
       throw new RangeError(`Unknown video task ${JSON.stringify(unknown)}`);
