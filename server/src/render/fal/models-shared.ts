@@ -1,3 +1,4 @@
+import type { EndpointTypeMap } from '@fal-ai/client/endpoints';
 import type { FalCall, FalInputFile, FalOutputKind, FalRequest } from './types.ts';
 
 /**
@@ -6,13 +7,29 @@ import type { FalCall, FalInputFile, FalOutputKind, FalRequest } from './types.t
  * is sent, so an `undefined` must never reach it).
  */
 
-/** One map entry: the endpoint, the docs page it was read from, what it answers and its input. */
-export const falCall = (
-  endpoint: string,
-  docs: string,
+/** Every endpoint id `@fal-ai/client` knows, with its input type (generated from fal's OpenAPI schemas). */
+export type FalEndpoint = keyof EndpointTypeMap;
+export type FalInputOf<E extends FalEndpoint> = EndpointTypeMap[E]['input'];
+
+/** The API page of an endpoint on fal.ai: its input schema, the page each call was mapped from. */
+export const falDocs = (endpoint: string): string => `https://fal.ai/models/${endpoint}/api`;
+
+/**
+ * One map entry: the endpoint, what it answers and how Kinora's request becomes its input. The
+ * input is typed by `@fal-ai/client`'s EndpointTypeMap, so a misspelt field or a value outside an
+ * enum of fal's schema fails the type check rather than at fal.
+ */
+export const falCall = <E extends FalEndpoint>(
+  endpoint: E,
   output: FalOutputKind,
-  input: (request: FalRequest) => Record<string, unknown>,
-): FalCall => ({ endpoint, docs, output, input: (request) => compact(input(request)) });
+  input: (request: FalRequest) => FalInputOf<E>,
+): FalCall => ({ endpoint, docs: falDocs(endpoint), output, input: (request) => compact(input(request) as Record<string, unknown>) });
+
+/** A file the call cannot run without: Kinora's form requires it, so its absence is a bug upstream. */
+export function need(url: string | undefined, what: string): string {
+  if (url === undefined) throw new Error(`The fal call needs ${what}, and the request has none.`);
+  return url;
+}
 
 /** The object without its `undefined` (and empty-array) fields. */
 export function compact(input: Record<string, unknown>): Record<string, unknown> {
@@ -75,7 +92,9 @@ export function nearest<T extends number>(value: number, allowed: readonly T[]):
 const RATIO_VALUES: Readonly<Record<string, number>> = { '16:9': 16 / 9, '4:3': 4 / 3, '1:1': 1, '3:4': 3 / 4, '9:16': 9 / 16 };
 
 /** The ratio of `allowed` nearest to Kinora's (or `fallback` when Kinora gave none: Origin). */
-export function nearestRatio<T extends string>(aspectRatio: string | undefined, allowed: readonly T[], fallback?: T): T | undefined {
+export function nearestRatio<T extends string>(aspectRatio: string | undefined, allowed: readonly T[]): T | undefined;
+export function nearestRatio<T extends string, F extends string>(aspectRatio: string | undefined, allowed: readonly T[], fallback: F): T | F;
+export function nearestRatio<T extends string>(aspectRatio: string | undefined, allowed: readonly T[], fallback?: string): string | undefined {
   const wanted = aspectRatio === undefined ? undefined : RATIO_VALUES[aspectRatio];
   if (wanted === undefined) return fallback;
   const value = (ratio: string): number => {
@@ -92,14 +111,15 @@ export function nearestRatio<T extends string>(aspectRatio: string | undefined, 
  * fal's `image_size` presets (FLUX, Seedream, Stable Diffusion, Realistic Vision…): Kinora's
  * ratios map one to one; Origin (no ratio) leaves the model's default.
  */
-const IMAGE_SIZES: Readonly<Record<string, string>> = {
+type ImageSizePreset = 'square_hd' | 'portrait_4_3' | 'portrait_16_9' | 'landscape_4_3' | 'landscape_16_9';
+const IMAGE_SIZES: Readonly<Record<string, ImageSizePreset>> = {
   '1:1': 'square_hd',
   '16:9': 'landscape_16_9',
   '4:3': 'landscape_4_3',
   '3:4': 'portrait_4_3',
   '9:16': 'portrait_16_9',
 };
-export const imageSize = (request: FalRequest): string | undefined => (request.aspectRatio ? IMAGE_SIZES[request.aspectRatio] : undefined);
+export const imageSize = (request: FalRequest): ImageSizePreset | undefined => (request.aspectRatio ? IMAGE_SIZES[request.aspectRatio] : undefined);
 
 /** Seconds asked for (`durationSeconds`, else args.motion_length / duration), else Kinora's default 5. */
 export function secondsOf(request: FalRequest, fallback = 5): number {
@@ -108,3 +128,9 @@ export function secondsOf(request: FalRequest, fallback = 5): number {
 
 /** Kling's, Pixverse's and others' `"5"` / `"10"` durations: the nearest to the seconds asked for. */
 export const fiveOrTen = (request: FalRequest): '5' | '10' => (secondsOf(request) > 7.5 ? '10' : '5');
+
+/** The first picture of a tool call: `image_url`, else the first picture of any field. */
+export const firstPicture = (request: FalRequest): string | undefined => urlOf(request, 'image_url') ?? pictureAt(request, 0);
+
+/** The aspect ratios FLUX Kontext, Nano Banana and fal's image-editing apps accept. */
+export const WIDE_RATIOS = ['21:9', '16:9', '4:3', '3:2', '1:1', '2:3', '3:4', '9:16', '9:21'] as const;
