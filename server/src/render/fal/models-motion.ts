@@ -256,13 +256,6 @@ const pikaframes = falCall('fal-ai/pika/v2.2/pikaframes', 'video', (request) => 
   return { prompt: request.prompt.trim() === '' ? undefined : motionPrompt(request), image_urls: urls, transitions: urls.slice(1).map(() => ({ duration: each })), seed: request.seed };
 });
 
-// --- Try On Video: Vidu's AI Outfit template dresses the person (first picture) in the clothes (second).
-const viduOutfit = falCall('fal-ai/vidu/template-to-video', 'video', (request) => ({
-  template: 'ai_outfit',
-  input_image_urls: [first(request), last(request)],
-  seed: request.seed,
-}));
-
 const calls = (entries: Record<string, FalCall>): FalModelEntry => ({ fal: true, calls: entries });
 
 export const FAL_MOTION_MODELS: Readonly<Record<string, FalModelEntry>> = {
@@ -330,5 +323,8 @@ export const FAL_MOTION_MODELS: Readonly<Record<string, FalModelEntry>> = {
   Wan: calls({ image: wanImage, text: wanText, 'character-animate': wanAnimate }),
   Sora: calls({ image: soraImage('fal-ai/sora-2/image-to-video'), text: soraText('fal-ai/sora-2/text-to-video') }),
   SoraPro: calls({ image: soraImage('fal-ai/sora-2/image-to-video/pro'), text: soraText('fal-ai/sora-2/text-to-video/pro') }),
-  TryOnVideo: calls({ 'try-on': viduOutfit }),
+  TryOnVideo: {
+    fal: false,
+    reason: "fal has no video try-on: Vidu's AI Outfit template there takes one picture, so the clothes cannot be given.",
+  },
 };

@@ -79,21 +79,23 @@ const klingEffects = falCall('fal-ai/kling-video/v1.6/standard/effects', 'video'
 });
 
 /**
- * Vidu templates: fal names 28 of Kinora's 39 as they are; French Kiss is fal's `french_kiss_8s`.
+ * Vidu templates: fal names 26 of Kinora's 39 as they are; French Kiss is fal's `french_kiss_8s`.
  * fal's Vidu has no lego, squish, inflate, melt, crush, explode, snow_white, cyberpunk_me,
- * figurine or anime_me template: those are refused.
+ * figurine or anime_me template, and its templates take one picture (fal's schema: "all other
+ * templates accept only 1 image"), so the two-picture smooth_shift and ai_outfit cannot be given
+ * their end frame: those are refused.
  */
-const VIDU_RENAMED: Readonly<Record<string, ViduTemplate>> = { french_kiss: 'french_kiss_8s' };
-const VIDU_MISSING = ['lego', 'squish', 'inflate', 'melt', 'crush', 'explode', 'snow_white', 'cyberpunk_me', 'figurine', 'anime_me'];
 type ViduTemplate = NonNullable<FalInputOf<'fal-ai/vidu/template-to-video'>['template']>;
+const VIDU_RENAMED: Readonly<Record<string, ViduTemplate>> = { french_kiss: 'french_kiss_8s' };
+const VIDU_MISSING = ['lego', 'squish', 'inflate', 'melt', 'crush', 'explode', 'snow_white', 'cyberpunk_me', 'figurine', 'anime_me', 'smooth_shift', 'ai_outfit'];
 const VIDU_NAMES = Object.fromEntries(
   VIDU_EFFECTS.filter((effect) => !VIDU_MISSING.includes(effect.value)).map((effect) => [effect.value, VIDU_RENAMED[effect.value] ?? effect.value]),
 ) as Record<string, ViduTemplate>;
-const viduEffects = falCall('fal-ai/vidu/template-to-video', 'video', (request) => {
-  const template = effectName(request, 'Vidu templates', VIDU_NAMES);
-  const second = endFrame(request);
-  return { template, input_image_urls: second === undefined ? [firstFrame(request)] : [firstFrame(request), second], seed: request.seed };
-});
+const viduEffects = falCall('fal-ai/vidu/template-to-video', 'video', (request) => ({
+  template: effectName(request, 'Vidu templates', VIDU_NAMES),
+  input_image_urls: [firstFrame(request)],
+  seed: request.seed,
+}));
 
 /**
  * Pixverse effects: Kinora sends Pixverse's numeric template ids; fal's endpoint takes effect
