@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_RULES } from '../../src/config/limits.ts';
@@ -191,5 +192,43 @@ describe('uploaded pictures as generation inputs', () => {
     expect((media.items[0]?.width ?? 0) / (media.items[0]?.height ?? 1)).toBeCloseTo(1.5, 1);
     expect(media.image_urls).toHaveLength(1);
     expect((await fetchFile(media.image_urls[0] ?? '')).bytes.equals(picture)).toBe(true);
+  });
+});
+
+/** A PNG whose IHDR says `width` × `height` (its checksum fixed), over pixel data for a tiny picture. */
+async function pngClaiming(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await smallPng(8, 8));
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+describe('decode-checking uploaded pictures (issue 17)', () => {
+  const mediaCount = async () =>
+    Number((await server.db.query<{ count: string }>('SELECT count(*) AS count FROM media WHERE user_sub = $1', [sub])).rows[0]?.count);
+
+  it('refuses a PNG cut short with 415 and stores nothing', async () => {
+    const before = await mediaCount();
+    const cut = (await smallPng(64, 64)).subarray(0, 60);
+    const answer = await postForm(server, 'image', { image_file: file(cut, 'cut.png', 'image/png') }, { token });
+    expect(answer.status).toBe(415);
+    expect(answer.body?.detail).toMatch(/damaged or cut short/);
+    expect(await mediaCount()).toBe(before);
+  });
+
+  it('refuses a pixel flood (a PNG claiming 60,000 × 60,000) with 413 before storing it', async () => {
+    const before = await mediaCount();
+    const flood = await pngClaiming(60_000, 60_000);
+    const answer = await postForm(server, 'image', { image_file: file(flood, 'flood.png', 'image/png') }, { token });
+    expect(answer.status).toBe(413);
+    expect(answer.body?.detail).toMatch(/at most 100 megapixels/);
+    const asJson = await callApi(server, 'users/me/file', {
+      method: 'POST',
+      token,
+      json: { filename: 'flood.png', type: 'image', content_type: 'image/png', blob: flood.toString('base64') },
+    });
+    expect(asJson.status).toBe(413);
+    expect(await mediaCount()).toBe(before);
   });
 });

@@ -174,8 +174,27 @@ function extensionOf(fileName: string): string | null {
 
 const quoted = (fileName: string) => `"${fileName.length > 80 ? `${fileName.slice(0, 77)}...` : fileName}"`;
 
-function reject(reason: string): UploadCheck {
-  return { ok: false, reason };
+/**
+ * What checkUpload answers: UploadCheck, with the status a refusal deserves (415 for a file that
+ * is not what it must be, 413 for a picture with too many pixels).
+ */
+export type CheckedUpload = Extract<UploadCheck, { ok: true }> | { ok: false; reason: string; status: 413 | 415 };
+
+/**
+ * Most pixels an uploaded picture may have (issue 17). A few dozen bytes can claim 60,000 ×
+ * 60,000 pixels; decoding that would take gigabytes, so the claim is refused before anything is
+ * decoded or stored. 100 megapixels is far above any camera's picture (a 50 MP sensor is large).
+ */
+export const MAX_PICTURE_MEGAPIXELS = 100;
+
+/**
+ * Formats this server decodes (sharp, or the BMP reader): one that fails to decode is damaged or
+ * cut short and refused. PSD and HEIC/HEIF are accepted without being decoded (no decoder here).
+ */
+const DECODED_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff', 'image/bmp', 'image/avif']);
+
+function reject(reason: string, status: 413 | 415 = 415): CheckedUpload {
+  return { ok: false, reason, status };
 }
 
 /** Width and height read from the header, for pictures that cannot be decoded (padded, PSD…). */
@@ -215,14 +234,31 @@ async function displaySize(data: Buffer, type: string, picture: Picture): Promis
   return { width: picture.width, height: picture.height };
 }
 
-async function checkPicture(data: Buffer, fileName: string, type: string): Promise<UploadCheck> {
+/** The pixel size the file's header claims (sharp reads only the header), else the header fields read here. */
+async function claimedSize(data: Buffer, type: string): Promise<{ width?: number; height?: number }> {
+  if (type === 'image/svg+xml') return {};
+  try {
+    const metadata = await sharp(data, { limitInputPixels: false }).metadata();
+    if (metadata.width && metadata.height) return { width: metadata.width, height: metadata.height };
+  } catch {
+    // A header sharp cannot read at all: the format's own fields, where known.
+  }
+  return headerSize(data, type);
+}
+
+async function checkPicture(data: Buffer, fileName: string, type: string): Promise<CheckedUpload> {
+  const claimed = await claimedSize(data, type);
+  if ((claimed.width ?? 0) * (claimed.height ?? 0) > MAX_PICTURE_MEGAPIXELS * 1_000_000) {
+    return reject(`${quoted(fileName)} is ${claimed.width} × ${claimed.height} pixels: pictures can have at most ${MAX_PICTURE_MEGAPIXELS} megapixels.`, 413);
+  }
   const picture = await decodePicture(data);
   if (!picture) {
     // SVG is never served as it is (scripts, external references): one that cannot be drawn is refused.
     if (type === 'image/svg+xml') return reject(`${quoted(fileName)} is an SVG drawing that could not be drawn.`);
-    // A picture sharp cannot decode (PSD, HEIC here, a padded or damaged file) is still the
-    // accepted type its bytes say: it is stored, with a placeholder thumbnail and no display copy.
-    return { ok: true, contentType: type, display: null, thumbnail: await placeholderThumbnail(type), ...headerSize(data, type) };
+    if (DECODED_TYPES.has(type)) return reject(`${quoted(fileName)} is damaged or cut short: it could not be read as ${FORMATS[type]?.label ?? 'a picture'}.`);
+    // A format this server has no decoder for (PSD, HEIC) is still the accepted type its bytes
+    // say: it is stored, with a placeholder thumbnail and no display copy.
+    return { ok: true, contentType: type, display: null, thumbnail: await placeholderThumbnail(type), ...claimed };
   }
   let display: RenderedFile | null = null;
   if (!FORMATS[type]?.browserImage) {
@@ -240,7 +276,7 @@ async function checkPicture(data: Buffer, fileName: string, type: string): Promi
  * Accepts or refuses an upload of `kind` by its bytes and name. `reason` completes the sentence
  * "This file type is not accepted for {kind} uploads: …".
  */
-export async function checkUpload(kind: MediaKind, data: Buffer, fileName: string, declaredType: string): Promise<UploadCheck> {
+export async function checkUpload(kind: MediaKind, data: Buffer, fileName: string, declaredType: string): Promise<CheckedUpload> {
   const accepted = acceptedExtensions(kind);
   const acceptedList = `Accepted: ${accepted.join(', ')}.`;
   const type = sniffType(data);

@@ -83,7 +83,4 @@ export const DETAILS = {
   controlCharacter: (where: string): string =>
     `${where} contains a control character (such as NUL); only tabs and line breaks are accepted in text.`,
   nestedTooDeep: (max: number): string => `The request body is nested too deeply: at most ${max} levels are accepted.`,
-  pictureDamaged: (fileName: string): string => `${fileName} is damaged or cut short: it could not be read as a picture.`,
-  pictureTooManyPixels: (fileName: string, megapixels: number): string =>
-    `${fileName} is too large: pictures can have at most ${megapixels} megapixels.`,
 } as const;

@@ -64,7 +64,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: MediaRouteDeps): 
     if (incoming.data.length > UPLOAD_RULES[kind].maxBytes) throw fileTooLarge(kind);
     const name = storedFileName(incoming.fileName || `upload.${kind}`);
     const check = await checkUpload(kind, incoming.data, name, incoming.declaredType);
-    if (!check.ok) throw new HttpError(415, DETAILS.fileTypeRefused(kind, check.reason));
+    if (!check.ok) throw new HttpError(check.status, check.status === 413 ? check.reason : DETAILS.fileTypeRefused(kind, check.reason));
     const files: FileToStore[] = [
       {
         role: 'original',
