@@ -35,6 +35,8 @@ export interface StartTestServerOptions {
   jobs?: AppOptions['jobs'];
   /** How async_mode=false requests wait (limit, key touches, per-user cap). */
   syncWait?: AppOptions['syncWait'];
+  /** The render provider (default the local engine); fal tests point it at the queue stand-in. */
+  render?: AppOptions['render'];
 }
 
 /** Idle workers look for jobs once a second; a job queued by the server wakes them at once. */
@@ -64,6 +66,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       jobs: { ...TEST_JOB_DEFAULTS, ...jobs },
       mediaDir,
       syncWait: options.syncWait,
+      render: options.render,
     });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });

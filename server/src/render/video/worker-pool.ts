@@ -125,7 +125,7 @@ export class VideoWorkerPool {
     const worker = this.idleWorkers.pop() ?? new VideoWorker((gone) => this.forget(gone));
     try {
       const value = await worker.run(this.nextId++, task);
-      return (task.op === 'probeMedia' ? value : reviveVideo(value as RenderedVideo)) as VideoTaskResults[Op];
+      return (task.op === 'probeMedia' || task.op === 'probeBytes' ? value : reviveVideo(value as RenderedVideo)) as VideoTaskResults[Op];
     } finally {
       if (worker.alive) this.idleWorkers.push(worker);
       this.release();
