@@ -1,12 +1,13 @@
-import { DEFAULT_VOICE } from '../../../src/config/voices.ts';
+import { decodePcm16Wav, resample, runEspeak } from './espeak.ts';
 import { promptWords } from './palette.ts';
 import { between, integerBetween, pick, seededRandom, type Random } from './seeded-random.ts';
+import { speechVoice, type SpeechVoice } from './speech-voices.ts';
 import { WAV_SAMPLE_RATE } from './wav-writer.ts';
 
 /**
- * The audio stand-ins: speech-like formant syllables, shaped-noise sound effects and a small
- * seeded band for music. All three write into one Float32Array of exactly the asked length, one
- * note or syllable at a time, so 60 s of audio needs a few megabytes.
+ * The audio stand-ins: real speech from eSpeak NG (espeak.ts), shaped-noise sound effects and a
+ * small seeded band for music. Effects and music write into one Float32Array of exactly the asked
+ * length, one note at a time, so 60 s of audio needs a few megabytes.
  */
 
 const RATE = WAV_SAMPLE_RATE;
@@ -50,171 +51,76 @@ function normalise(samples: Float32Array, peak = 0.85): void {
 // ---------------------------------------------------------------------------------------------
 // Speech
 
-/** Each voice's base pitch in Hz: the voices SPEC §9 names, lower and higher speakers. */
-const VOICE_PITCH: Readonly<Record<string, number>> = {
-  Aria: 210, Roger: 110, Sarah: 220, Laura: 235, Charlie: 125, George: 100, Callum: 118,
-  River: 165, Liam: 130, Charlotte: 225, Alice: 215, Matilda: 205, Will: 135, Jessica: 240,
-  Eric: 115, Chris: 122, Brian: 95, Daniel: 105, Lily: 250, Bill: 90, Rachel: 200,
-};
+/**
+ * How much text eSpeak is first given, in units of a Latin letter (see textCost): English is spoken
+ * at about 15 letters a second even by the fastest preset, so this is about two minutes of speech,
+ * past the 60 s the engine keeps. It bounds eSpeak's work (a run blocks its thread) for the long
+ * texts a story narration or a pasted article can be. When the cut text still says less than 60 s
+ * (a text of digits or punctuation says little per character) it is tried again twice as long.
+ */
+const SPEECH_TEXT_BUDGET = 2000;
+/**
+ * The most UTF-8 bytes eSpeak is ever given: its `main` receives its arguments on a 64 KB stack,
+ * which a 40 000-byte text overflows.
+ */
+const SPEECH_MAX_TEXT_BYTES = 12_000;
+/** eSpeak says a character of another script (Cyrillic, Han, kana…) up to 5× slower than a Latin letter. */
+const OTHER_SCRIPT_COST = 4;
+const LATIN_OR_COMMON = /[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 
-function voicePitch(voice: string | undefined): number {
-  return VOICE_PITCH[voice ?? DEFAULT_VOICE] ?? VOICE_PITCH[DEFAULT_VOICE] ?? 200;
+function textCost(character: string): number {
+  return LATIN_OR_COMMON.test(character) ? 1 : OTHER_SCRIPT_COST;
 }
-
-/** Formant frequencies (Hz) of the vowels a syllable may carry. */
-const VOWEL_FORMANTS: Readonly<Record<string, readonly [number, number, number]>> = {
-  a: [800, 1200, 2500],
-  e: [500, 1900, 2500],
-  i: [300, 2300, 3000],
-  o: [500, 900, 2400],
-  u: [350, 800, 2300],
-};
-const FORMANT_GAINS = [1, 0.55, 0.25] as const;
-const FORMANT_WIDTHS = [90, 110, 170] as const;
-
-type Onset = 'hiss' | 'breath' | 'burst' | 'hum' | 'none';
-
-function onsetFor(consonants: string): Onset {
-  const last = consonants.at(-1) ?? '';
-  if ('szcx'.includes(last) || consonants.endsWith('sh') || consonants.endsWith('ch')) return 'hiss';
-  if ('fhv'.includes(last) || consonants.endsWith('th')) return 'breath';
-  if ('ptkbdgq'.includes(last)) return 'burst';
-  if ('mnlrwj'.includes(last)) return 'hum';
-  return 'none';
-}
-
-interface Syllable {
-  start: number;
-  seconds: number;
-  vowel: string;
-  onset: Onset;
-  pitchFrom: number;
-  pitchTo: number;
-}
-
-const WORD_PATTERN = /([\p{L}\p{N}'’]+)([^\p{L}\p{N}\s]*)/gu;
-const LEAD_SECONDS = 0.15;
-const TAIL_SECONDS = 0.25;
-const GAP_SECONDS = 0.07;
-const COMMA_PAUSE = 0.25;
-const SENTENCE_PAUSE = 0.5;
-
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/u;
-const VOWELS = 'aeiou';
 
 /**
- * The syllables of a word: each Latin vowel group with the consonants before it. Chinese,
- * Japanese and Korean characters are a syllable each; other scripts about one per 2.5 letters.
+ * The start of the text that fits the budget (and SPEECH_MAX_TEXT_BYTES), ending at a word when
+ * it is cut; control characters other than line breaks and tabs (a NUL would end the C string)
+ * become spaces. `more` says whether a larger budget would give eSpeak more of the text.
  */
-function splitSyllables(word: string): { vowel: string; onset: Onset }[] {
-  const lower = word.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  const parts = [...lower.matchAll(/([^aeiouy]*)([aeiouy]+)/g)].map((match) => ({
-    vowel: (match[2] ?? 'a').replace('y', 'i')[0] ?? 'a',
-    onset: onsetFor(match[1] ?? ''),
-  }));
-  if (parts.length > 0) return parts.slice(0, 8);
-  const letters = [...lower];
-  const count = CJK.test(lower) ? letters.length : Math.max(1, Math.ceil(letters.length / 2.5));
-  return Array.from({ length: count }, (_, index) => ({
-    vowel: VOWELS[(letters[index]?.codePointAt(0) ?? 0) % VOWELS.length] ?? 'a',
-    onset: index % 2 === 1 ? 'hum' : 'none',
-  }));
+function speakableText(text: string, budget: number): { text: string; more: boolean } {
+  const clean = text.replace(/(?![\t\n\r])\p{Cc}/gu, ' ');
+  let cost = 0;
+  let bytes = 0;
+  let end = 0;
+  for (const character of clean) {
+    cost += textCost(character);
+    bytes += Buffer.byteLength(character);
+    if (cost > budget || bytes > SPEECH_MAX_TEXT_BYTES) {
+      const cut = clean.slice(0, end);
+      const lastSpace = cut.search(/\s\S*$/u);
+      return { text: lastSpace > 0 ? cut.slice(0, lastSpace) : cut, more: bytes <= SPEECH_MAX_TEXT_BYTES };
+    }
+    end += character.length;
+  }
+  return { text: clean, more: false };
 }
 
-/** The speech timeline: syllables with their times and pitch glide, and the total length. */
-export function speechTimeline(text: string, voice: string | undefined, seed: string): { syllables: Syllable[]; seconds: number } {
-  const random = seededRandom('speech', text, voice ?? '', seed);
-  const base = voicePitch(voice);
-  const syllables: Syllable[] = [];
-  let time = LEAD_SECONDS;
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  for (const sentence of sentences) {
-    const words = [...sentence.matchAll(WORD_PATTERN)];
-    const question = sentence.trim().endsWith('?');
-    words.forEach((match, wordIndex) => {
-      const parts = splitSyllables(match[1] ?? '');
-      const progress = words.length > 1 ? wordIndex / (words.length - 1) : 0;
-      // Declination: a sentence starts higher and falls; a question rises on its last word.
-      const wordPitch = base * (1.1 - 0.2 * progress);
-      const rising = question && wordIndex === words.length - 1;
-      const syllableSeconds = 0.1 + 0.18 / parts.length;
-      parts.forEach((part, partIndex) => {
-        const jitter = between(random, 0.96, 1.04);
-        const from = wordPitch * jitter * (rising ? 1 + 0.1 * partIndex : 1);
-        const to = rising ? from * 1.25 : from * between(random, 0.92, 1);
-        syllables.push({ start: time, seconds: syllableSeconds, vowel: part.vowel, onset: part.onset, pitchFrom: from, pitchTo: to });
-        time += syllableSeconds;
-      });
-      time += GAP_SECONDS;
-      const punctuation = match[2] ?? '';
-      if (/[.!?]/.test(punctuation)) time += SENTENCE_PAUSE;
-      else if (/[,;:\-–—]/.test(punctuation)) time += COMMA_PAUSE;
-    });
-  }
-  const spoken = time + TAIL_SECONDS;
-  return { syllables, seconds: Math.min(SPEECH_MAX_SECONDS, Math.max(SPEECH_MIN_SECONDS, spoken)) };
+/** One eSpeak run: the text in the eSpeak voice, at the engine's sample rate. */
+async function speak(text: string, voice: SpeechVoice): Promise<Float32Array> {
+  // `--` ends eSpeak's options: a text such as "-w x" or "--help" is spoken, never obeyed.
+  const wav = await runEspeak(['-b', '1', '-v', `${voice.language}+${voice.variant}`, '-p', String(voice.pitch), '-s', String(voice.speed), '--', text]);
+  const decoded = decodePcm16Wav(wav);
+  return resample(decoded.samples, decoded.sampleRate, RATE);
 }
 
-function addNoise(samples: Float32Array, from: number, length: number, gain: number, highPass: boolean, random: Random): void {
-  let low = 0;
-  for (let offset = 0; offset < length; offset += 1) {
-    const at = from + offset;
-    if (at >= samples.length) break;
-    const white = random() * 2 - 1;
-    low += 0.2 * (white - low);
-    const envelope = Math.sin((Math.PI * offset) / length);
-    samples[at] = (samples[at] ?? 0) + gain * envelope * (highPass ? white - low : low);
+/**
+ * The text spoken by eSpeak NG (espeak.ts) in the preset's eSpeak voice (speech-voices.ts), as the
+ * engine's samples: WAV_SAMPLE_RATE, at least 1 s (silence after a short word) and at most 60 s.
+ * The same text and voice give the same samples.
+ */
+export async function synthesiseSpeech(text: string, voice: string | undefined): Promise<Float32Array> {
+  const eSpeakVoice = speechVoice(voice);
+  const longest = sampleCount(SPEECH_MAX_SECONDS);
+  let budget = SPEECH_TEXT_BUDGET;
+  let part = speakableText(text, budget);
+  let spoken = await speak(part.text, eSpeakVoice);
+  while (part.more && spoken.length < longest) {
+    budget *= 2;
+    part = speakableText(text, budget);
+    spoken = await speak(part.text, eSpeakVoice);
   }
-}
-
-function addSyllable(samples: Float32Array, syllable: Syllable, formantScale: number, random: Random): void {
-  const start = sampleCount(syllable.start);
-  const length = sampleCount(syllable.seconds);
-  const onsetLength = sampleCount(syllable.onset === 'burst' ? 0.015 : 0.05);
-  if (syllable.onset === 'hiss') addNoise(samples, start, onsetLength, 0.25, true, random);
-  if (syllable.onset === 'breath') addNoise(samples, start, onsetLength, 0.12, false, random);
-  if (syllable.onset === 'burst') addNoise(samples, start, onsetLength, 0.35, false, random);
-  const voicedStart = start + (syllable.onset === 'none' || syllable.onset === 'hum' ? 0 : onsetLength);
-  const voicedLength = Math.max(1, start + length - voicedStart);
-  const formants = (VOWEL_FORMANTS[syllable.vowel] ?? VOWEL_FORMANTS.a) as readonly [number, number, number];
-  const meanPitch = (syllable.pitchFrom + syllable.pitchTo) / 2;
-  const harmonics = Math.max(1, Math.min(40, Math.floor(3800 / meanPitch)));
-  const amplitudes = new Float32Array(harmonics);
-  for (let harmonic = 1; harmonic <= harmonics; harmonic += 1) {
-    let amplitude = 0;
-    formants.forEach((formant, index) => {
-      const distance = (harmonic * meanPitch - formant * formantScale) / (FORMANT_WIDTHS[index] ?? 100);
-      amplitude += (FORMANT_GAINS[index] ?? 0) / (1 + distance * distance);
-    });
-    amplitudes[harmonic - 1] = amplitude / harmonic ** 0.3;
-  }
-  const attack = sampleCount(0.015);
-  const release = sampleCount(0.04);
-  let phase = 0;
-  for (let offset = 0; offset < voicedLength; offset += 1) {
-    const at = voicedStart + offset;
-    if (at >= samples.length) break;
-    const progress = offset / voicedLength;
-    const pitch = syllable.pitchFrom + (syllable.pitchTo - syllable.pitchFrom) * progress;
-    phase += pitch / RATE;
-    const envelope = Math.min(1, offset / attack, (voicedLength - offset) / release);
-    let value = 0;
-    for (let harmonic = 0; harmonic < harmonics; harmonic += 1) value += (amplitudes[harmonic] ?? 0) * sine(phase * (harmonic + 1));
-    // A hum onset (m, n, l…) starts quieter, like a closed mouth.
-    const hum = syllable.onset === 'hum' && offset < onsetLength ? 0.3 : 1;
-    samples[at] = (samples[at] ?? 0) + 0.3 * envelope * hum * value;
-  }
-}
-
-export function synthesiseSpeech(text: string, voice: string | undefined, seed: string): Float32Array {
-  const { syllables, seconds } = speechTimeline(text, voice, seed);
-  const samples = new Float32Array(sampleCount(seconds));
-  const random = seededRandom('speech-noise', text, voice ?? '', seed);
-  const formantScale = voicePitch(voice) > 160 ? 1.15 : 1;
-  for (const syllable of syllables) {
-    if (syllable.start >= seconds) break;
-    addSyllable(samples, syllable, formantScale, random);
-  }
+  const samples = new Float32Array(Math.min(longest, Math.max(sampleCount(SPEECH_MIN_SECONDS), spoken.length)));
+  samples.set(spoken.subarray(0, samples.length));
   normalise(samples, 0.8);
   fadeEdges(samples, 0.005, 0.05);
   return samples;
@@ -241,6 +147,18 @@ function effectRecipe(prompt: string, random: Random): EffectRecipe {
   const words = new Set(promptWords(prompt));
   const found = EFFECT_WORDS.find((entry) => entry.words.some((word) => words.has(word)));
   return found ? found.recipe : pick(random, EFFECT_WORDS).recipe;
+}
+
+function addNoise(samples: Float32Array, from: number, length: number, gain: number, highPass: boolean, random: Random): void {
+  let low = 0;
+  for (let offset = 0; offset < length; offset += 1) {
+    const at = from + offset;
+    if (at >= samples.length) break;
+    const white = random() * 2 - 1;
+    low += 0.2 * (white - low);
+    const envelope = Math.sin((Math.PI * offset) / length);
+    samples[at] = (samples[at] ?? 0) + gain * envelope * (highPass ? white - low : low);
+  }
 }
 
 function addTone(samples: Float32Array, startSeconds: number, seconds: number, frequency: number, gain: number, decay: number, sweepTo = frequency): void {

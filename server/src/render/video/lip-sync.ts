@@ -87,7 +87,7 @@ async function speech(request: VideoEditRequest): Promise<{ file: Uint8Array; sa
   const prompt = typeof request.args.prompt === 'string' ? request.args.prompt : '';
   if (prompt.trim() === '') throw new RenderInputError('Lip sync needs speech: an audio file or a text to speak.');
   const voice = typeof request.args.voice === 'string' ? request.args.voice : undefined;
-  const samples = synthesiseSpeech(prompt, voice, request.seed + request.model);
+  const samples = await synthesiseSpeech(prompt, voice);
   return { file: encodeWav(samples), samples, rate: WAV_SAMPLE_RATE, seconds: samples.length / WAV_SAMPLE_RATE };
 }
 
