@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VOICES } from '../../../src/config/voices.ts';
 import { synthesiseSpeech } from '../../../server/src/render/audio-synth.ts';
-import { decodePcm16Wav, resample } from '../../../server/src/render/espeak.ts';
+import { decodePcm16Wav, resample, runEspeak } from '../../../server/src/render/espeak.ts';
 import { createLocalRenderEngine } from '../../../server/src/render/local-engine.ts';
 import { SPEECH_VOICES, speechVoice } from '../../../server/src/render/speech-voices.ts';
 import { encodeWav, WAV_SAMPLE_RATE } from '../../../server/src/render/wav-writer.ts';
@@ -208,12 +208,14 @@ describe('text to speech is spoken by eSpeak NG', () => {
     expect(Buffer.from(again.buffer).equals(Buffer.from(first.buffer))).toBe(true);
   });
 
-  it('speaks a text that looks like options instead of obeying it, and leaves the exit code alone', async () => {
+  it('speaks a text that looks like options instead of obeying it; a refused run throws and leaves the exit code alone', async () => {
     const exitCode = process.exitCode;
     for (const text of ['-w /tmp/kinora-speech.wav --help', '--version']) {
       const samples = await synthesiseSpeech(text, 'Aria');
       expectSpeech(speechTraits(samples));
     }
+    // A run eSpeak refuses (exit status 1) is an error of its own, not the process's exit code.
+    await expect(runEspeak(['-v', 'nosuch', '--', 'hello'])).rejects.toThrow(/eSpeak NG failed \(exit 1\): .*voice does not exist/);
     expect(process.exitCode).toBe(exitCode);
   });
 
