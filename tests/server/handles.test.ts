@@ -184,3 +184,109 @@ describe('setting a handle through the /cognito front', () => {
     expect(rows).toHaveLength(0);
   });
 });
+
+/** Sets an attribute straight in the pool, as a production pool without the front would let a user do. */
+async function setInPoolDirectly(accessToken: string, attributes: { Name: string; Value: string }[]): Promise<void> {
+  const direct = await fetch(`${server.emulator.endpoint}/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.UpdateUserAttributes' },
+    body: JSON.stringify({ AccessToken: accessToken, UserAttributes: attributes }),
+  });
+  expect(direct.status).toBe(200);
+}
+
+describe('forged handles (issue 17)', () => {
+  it('refuses an update that names preferred_username twice, so nobody takes a handle past the check', async () => {
+    const victim = await signUpUser(server, 'victim');
+    const thief = await signUpUser(server, 'thief');
+    await setHandle(server, victim.accessToken, 'victim.handle');
+
+    const answer = await callCognitoFront(server, 'UpdateUserAttributes', {
+      AccessToken: thief.accessToken,
+      UserAttributes: [
+        { Name: 'preferred_username', Value: 'thief.free' },
+        { Name: 'preferred_username', Value: 'victim.handle' },
+      ],
+    });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body?.__type).toBe('InvalidParameterException');
+    expect(await poolHandle(thief.accessToken)).toBeNull();
+    expect((await rowHandle(thief.sub)) ?? null).toBeNull();
+    expect(await rowHandle(victim.sub)).toBe('victim.handle');
+  });
+
+  it.each([
+    ['an attribute the web app never changes', [{ Name: 'email', Value: 'someone.else@example.test' }]],
+    ['a handle beside another attribute', [{ Name: 'preferred_username', Value: 'fine.handle' }, { Name: 'name', Value: 'x' }]],
+  ])('refuses %s', async (_what, attributes) => {
+    const user = await signUpUser(server, 'unexpected');
+    const answer = await callCognitoFront(server, 'UpdateUserAttributes', { AccessToken: user.accessToken, UserAttributes: attributes });
+    expect(answer.status).toBe(400);
+    expect(answer.body?.__type).toBe('InvalidParameterException');
+    expect(await poolHandle(user.accessToken)).toBeNull();
+  });
+
+  function signUpThroughFront(username: string, attributes: { Name: string; Value: string }[]) {
+    return callCognitoFront(server, 'SignUp', {
+      ClientId: server.emulator.clientId,
+      Username: username,
+      Password: 'secret-password-1',
+      UserAttributes: [{ Name: 'email', Value: `${username}@example.test` }, ...attributes],
+    });
+  }
+
+  it('applies the handle rule and the claim to a handle given at sign-up', async () => {
+    const owner = await signUpUser(server, 'signupowner');
+    await setHandle(server, owner.accessToken, 'owned.at.signup');
+    const stamp = Date.now().toString(36);
+
+    const taken = await signUpThroughFront(`taker${stamp}`, [{ Name: 'preferred_username', Value: 'OWNED.at.signup' }]);
+    expect(taken.status).toBe(400);
+    expect(taken.body?.__type).toBe('AliasExistsException');
+
+    const invalid = await signUpThroughFront(`xss${stamp}`, [{ Name: 'preferred_username', Value: '<img src=x onerror=alert(1)>' }]);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body?.__type).toBe('InvalidParameterException');
+
+    const twice = await signUpThroughFront(`twice${stamp}`, [
+      { Name: 'preferred_username', Value: `free${stamp}` },
+      { Name: 'preferred_username', Value: 'owned.at.signup' },
+    ]);
+    expect(twice.status).toBe(400);
+
+    const fresh = await signUpThroughFront(`fresh${stamp}`, [{ Name: 'preferred_username', Value: `fresh.${stamp}` }]);
+    expect(fresh.status).toBe(200);
+    const sub = fresh.body?.UserSub as string;
+    expect(await rowHandle(sub)).toBe(`fresh.${stamp}`);
+    const { rows } = await server.db.query('SELECT 1 FROM users WHERE lower(preferred_username) = $1', ['owned.at.signup']);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('never stores or serves a handle from the pool that breaks the rule or is another user\'s', async () => {
+    const owner = await signUpUser(server, 'realowner');
+    await setHandle(server, owner.accessToken, 'real.owner');
+    const forger = await signUpUser(server, 'forger');
+    await setHandle(server, forger.accessToken, 'forger.own');
+
+    await setInPoolDirectly(forger.accessToken, [{ Name: 'preferred_username', Value: '<img src=x onerror=alert(1)>' }]);
+    expect((await callApi(server, 'credits/get', { token: forger.accessToken })).status).toBe(200);
+    const served = await callApi<{ preferred_username: string | null }>(server, `users/${forger.sub}?type=id`);
+    expect(served.body?.data?.preferred_username).not.toContain('<');
+    expect(await rowHandle(forger.sub)).not.toContain('<');
+
+    await setInPoolDirectly(forger.accessToken, [{ Name: 'preferred_username', Value: 'REAL.owner' }]);
+    expect((await callApi(server, 'credits/get', { token: forger.accessToken })).status).toBe(200);
+    expect(await rowHandle(owner.sub)).toBe('real.owner');
+    expect((await rowHandle(forger.sub))?.toLowerCase()).not.toBe('real.owner');
+    const byHandle = await callApi<{ id: string }>(server, 'users/real.owner?type=handle');
+    expect(byHandle.body?.data?.id).toBe(owner.sub);
+  });
+
+  it('never stores a reserved handle set in the pool directly', async () => {
+    const user = await signUpUser(server, 'reservedpool');
+    await setInPoolDirectly(user.accessToken, [{ Name: 'preferred_username', Value: 'Admin' }]);
+    expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(200);
+    expect((await rowHandle(user.sub)) ?? null).toBeNull();
+  });
+});

@@ -9,6 +9,8 @@ import type { HandleRegistry, Identity, IdentityRoutesOptions } from './types.ts
 
 export interface CognitoFrontOptions {
   client: CognitoClient;
+  /** The pool a handle given at sign-up is set in once it is claimed (see signUpHandle). */
+  userPoolId?: string;
   verifyAccessToken(token: string): Promise<Identity | null>;
   /** Serve `/local/mailbox` from this emulator folder's pool file (local mode only). */
   mailbox?: { emulatorDir: string; userPoolId: string };
@@ -72,6 +74,34 @@ const BROWSER_ACTIONS = new Set([
 ]);
 
 /**
+ * The attributes a browser may send with each call: what the web app sets, each at most once
+ * (issue 17). The emulator stores the last of two entries of one name, so a call naming
+ * preferred_username twice would have the first checked and claimed and the second stored.
+ */
+const BROWSER_ATTRIBUTES: Readonly<Record<string, { list: 'UserAttributes' | 'UserAttributeNames'; names: ReadonlySet<string> }>> = {
+  SignUp: { list: 'UserAttributes', names: new Set(['email', 'preferred_username']) },
+  UpdateUserAttributes: { list: 'UserAttributes', names: new Set(['preferred_username']) },
+  DeleteUserAttributes: { list: 'UserAttributeNames', names: new Set(['preferred_username']) },
+};
+
+/** Why the call's attribute list is refused, or null when it names only allowed attributes, once each. */
+function attributeProblem(action: string, input: Record<string, unknown>): string | null {
+  const rule = BROWSER_ATTRIBUTES[action];
+  const list = rule ? input[rule.list] : undefined;
+  if (!rule || list === undefined) return null;
+  if (!Array.isArray(list)) return `${rule.list} must be a list.`;
+  const seen = new Set<string>();
+  for (const entry of list as unknown[]) {
+    const name = rule.list === 'UserAttributeNames' ? entry : typeof entry === 'object' && entry !== null ? (entry as { Name?: unknown }).Name : undefined;
+    if (typeof name !== 'string') return `Every entry of ${rule.list} needs a name.`;
+    if (!rule.names.has(name)) return `${action} may only set ${[...rule.names].join(' and ')} here, not ${name}.`;
+    if (seen.has(name)) return `${name} is given more than once.`;
+    seen.add(name);
+  }
+  return null;
+}
+
+/**
  * `/cognito`: the web app's user-pool endpoint in local mode. Forwards each call to cognito-local
  * unchanged, except the two Amplify 6 makes that the emulator lacks.
  */
@@ -110,6 +140,9 @@ export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync<I
           message: 'The shared guest account cannot be changed. Sign up for an account of your own.',
         });
       }
+      const problem = attributeProblem(action, input);
+      if (problem) return invalidRequest(reply, problem);
+      if (action === 'SignUp' && handles) return signUpHandle(options, handles, input, reply);
       // The handle is claimed in the database before the pool hears of it: the unique index decides
       // between two users asking for one handle at once, and the loser's pool user is never changed.
       let claim: Extract<Awaited<ReturnType<HandleRegistry['claim']>>, { status: 'claimed' }> | undefined;
@@ -151,6 +184,51 @@ export function cognitoFront(options: CognitoFrontOptions): FastifyPluginAsync<I
 }
 
 export const HANDLE_TAKEN = 'This handle is already taken. Please choose another.';
+
+/**
+ * SignUp, with the handle rule and the claim applied to a preferred_username given with it
+ * (issue 17). The pool user is created without it; once the new user's row has claimed it in the
+ * users table, the pool is given it too. A handle lost to someone else between the check and the
+ * claim is simply not set: the account exists and picks a handle later, like any other.
+ */
+async function signUpHandle(options: CognitoFrontOptions, handles: HandleRegistry, input: Record<string, unknown>, reply: FastifyReply): Promise<FastifyReply> {
+  const attributes = Array.isArray(input.UserAttributes) ? (input.UserAttributes as { Name: string; Value?: unknown }[]) : [];
+  const given = attributes.find((attribute) => attribute.Name === 'preferred_username');
+  const handle = given ? (typeof given.Value === 'string' ? given.Value : '') : undefined;
+  if (handle !== undefined) {
+    const check = await handles.check(handle);
+    if (check === 'taken') return sendAmz(reply, 400, { __type: 'AliasExistsException', message: HANDLE_TAKEN });
+    if (check !== 'free') return invalidRequest(reply, check.invalid);
+  }
+  const forwarded = handle === undefined ? input : { ...input, UserAttributes: attributes.filter((attribute) => attribute !== given) };
+  const response = await rawCognitoCall(options.client.endpoint, 'SignUp', JSON.stringify(forwarded));
+  const text = await response.text();
+  const username = input.Username;
+  const sub = response.ok ? parseJson(text)?.UserSub : undefined;
+  if (handle !== undefined && typeof sub === 'string' && typeof username === 'string' && options.userPoolId) {
+    const email = attributes.find((attribute) => attribute.Name === 'email')?.Value;
+    const claim = await handles.claim(
+      { sub, username, email: typeof email === 'string' ? email : null, preferredUsername: null, groups: [] },
+      handle,
+    );
+    if (claim.status === 'claimed') {
+      try {
+        await options.client.call('AdminUpdateUserAttributes', {
+          UserPoolId: options.userPoolId,
+          Username: username,
+          UserAttributes: [{ Name: 'preferred_username', Value: handle }],
+        });
+      } catch (error) {
+        await claim.release();
+        throw error;
+      }
+    }
+  }
+  return reply
+    .code(response.status)
+    .type(response.headers.get('content-type') ?? AMZ_JSON)
+    .send(text);
+}
 
 /** The preferred_username an UpdateUserAttributes call sets, if any (as sent, not trimmed). */
 function requestedHandle(action: string, input: Record<string, unknown>): string | undefined {

@@ -1,6 +1,6 @@
 import { HANDLE_PATTERN, HANDLE_RULE, RESERVED_HANDLES } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { claimHandle, clearHandle, releaseHandle } from '../db/users.ts';
+import { claimHandle, clearHandle, findUserByHandle, releaseHandle } from '../db/users.ts';
 import type { HandleRegistry } from './types.ts';
 
 /**
@@ -22,6 +22,12 @@ export function createHandleRegistry(db: Database, handleOwner: (handle: string)
       );
       if (result.status !== 'claimed') return result;
       return { status: 'claimed', release: () => releaseHandle(db, caller.sub, handle, result.previous) };
+    },
+    async check(handle) {
+      if (!HANDLE_PATTERN.test(handle)) return { invalid: HANDLE_RULE };
+      if (RESERVED_HANDLES.has(handle.toLowerCase())) return 'taken';
+      const [row, poolOwner] = await Promise.all([findUserByHandle(db, handle), handleOwner(handle)]);
+      return row || poolOwner !== null ? 'taken' : 'free';
     },
     cleared: (caller) => clearHandle(db, caller.sub),
   };

@@ -79,6 +79,7 @@ export function createCognitoIdentity(options: CognitoIdentityOptions): Identity
     verifyAccessToken,
     routes: cognitoFront({
       client,
+      userPoolId: options.userPoolId,
       verifyAccessToken,
       onUserChanged: (username) => users.delete(username),
       redirectTarget: options.localMode,

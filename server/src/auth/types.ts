@@ -23,6 +23,8 @@ export type HandleClaimResult =
  */
 export interface HandleRegistry {
   claim(caller: Identity, handle: string): Promise<HandleClaimResult>;
+  /** Whether `handle` could be claimed by a user who does not exist yet (a sign-up): the rule, then the owners. */
+  check(handle: string): Promise<'free' | 'taken' | { invalid: string }>;
   /** The caller removed preferred_username from the pool. */
   cleared(caller: Identity): Promise<void>;
 }

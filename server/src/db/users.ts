@@ -1,5 +1,5 @@
 import { GUEST_USERNAME } from '../../../src/config/limits.ts';
-import { STARTING_CREDIT_GRANT, STARTING_CREDIT_REASON } from '../config.ts';
+import { HANDLE_PATTERN, RESERVED_HANDLES, STARTING_CREDIT_GRANT, STARTING_CREDIT_REASON } from '../config.ts';
 import { appendLedgerEntry } from './credit-ledger.ts';
 import { isUniqueViolation } from './database.ts';
 import type { Database, Queryable } from './database.ts';
@@ -58,21 +58,33 @@ export async function ensureUser(db: Database, user: NewUser): Promise<UserRow> 
  */
 async function syncProfile(db: Database, row: UserRow, user: NewUser): Promise<UserRow> {
   if (row.deleted_at) return row;
-  if (row.preferred_username === user.preferredUsername && row.email === user.email) return row;
+  // The server never trusts a handle from the identity provider (issue 17: a production pool has
+  // no front to check it): one that breaks the handle rule or is reserved is not taken over, and
+  // the row keeps what it had (a stored handle that breaks the rule is dropped).
+  const kept = isAcceptableHandle(row.preferred_username) ? row.preferred_username : null;
+  const handle = user.preferredUsername === null || isAcceptableHandle(user.preferredUsername) ? user.preferredUsername : kept;
+  if (row.preferred_username === handle && row.email === user.email) return row;
   try {
     const { rows } = await db.query<UserRow>(
       `UPDATE users SET preferred_username = $2, email = $3 WHERE sub = $1 RETURNING ${userColumns}`,
-      [row.sub, user.preferredUsername, user.email],
+      [row.sub, handle, user.email],
     );
     return rows[0] ?? row;
   } catch (error) {
+    // The unique index is the claim: another row holds this handle, so this row keeps its own.
     if (!isUniqueViolation(error)) throw error;
-    const { rows } = await db.query<UserRow>(`UPDATE users SET email = $2 WHERE sub = $1 RETURNING ${userColumns}`, [
+    const { rows } = await db.query<UserRow>(`UPDATE users SET preferred_username = $3, email = $2 WHERE sub = $1 RETURNING ${userColumns}`, [
       row.sub,
       user.email,
+      kept,
     ]);
     return rows[0] ?? row;
   }
+}
+
+/** The handle rule (SPEC §2.1) and the reserved words, as the server applies them to any handle it stores. */
+export function isAcceptableHandle(handle: string | null): handle is string {
+  return handle !== null && HANDLE_PATTERN.test(handle) && !RESERVED_HANDLES.has(handle.toLowerCase());
 }
 
 export async function findUserBySub(db: Queryable, sub: string): Promise<UserRow | null> {
