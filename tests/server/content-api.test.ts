@@ -249,5 +249,11 @@ describe("the guest account's content", () => {
     expect(idsOf(await contents('users/latest-contents', keyword, guest as User))).toEqual([id]);
     expect(idsOf(await contents(`users/${guest.sub}/contents`, keyword))).toEqual([]);
     expect(idsOf(await contents(`users/${guest.sub}/contents`, keyword, guest as User))).toEqual([id]);
+
+    // Issue 17: a private guest picture is for guests (SPEC §6), not for anyone who has its id.
+    const kept = await finishedImage(guest as User, `guest${run} private picture`);
+    expect((await callApi(server, `media/${kept}/view`)).status).toBe(404);
+    expect((await callApi(server, `media/${kept}/view`, { token: other.accessToken })).status).toBe(404);
+    expect((await callApi(server, `media/${kept}/view`, { token: guest.accessToken })).status).toBe(200);
   });
 });

@@ -104,17 +104,18 @@ describe('GET media/{id}/view', () => {
     expect((await callApi(server, 'media/nope12345678/view')).status).toBe(404);
   });
 
-  it("shows the guest's media to anyone, and the weekly clean-up removes them with their files", async () => {
+  it("shows the guest's media to guests only (SPEC §6), and the weekly clean-up removes them with their files", async () => {
     const guest = await server.emulator.createUser({ username: 'guest', email: 'guest@kinora.local', password: 'guest-password-1' });
     const media = asMedia(await generate(guest.accessToken, 'image/text-2-image', { prompt: 'shared', async_mode: 'false' }));
     expect(media.logo_variant).toBe(true);
-    expect((await callApi(server, `media/${media.id}/view`)).status).toBe(200);
+    expect((await callApi(server, `media/${media.id}/view`, { token: guest.accessToken })).status).toBe(200);
+    expect((await callApi(server, `media/${media.id}/view`)).status).toBe(404);
     const folder = path.join(server.mediaDir, media.id);
     expect(existsSync(folder)).toBe(true);
 
     const result = await server.db.transaction((tx) => cleanGuestContent(tx));
     expect(result.removed).toEqual({ media: 1 });
-    expect((await callApi(server, `media/${media.id}/view`)).status).toBe(404);
+    expect((await callApi(server, `media/${media.id}/view`, { token: guest.accessToken })).status).toBe(404);
     expect(await balanceOf(server, guest.sub)).toBe(100);
     // The files go with the engine's sweep of folders that have no media row.
     expect(await createMediaStore(server.mediaDir).sweepOrphans(server.db, 0)).toBe(1);

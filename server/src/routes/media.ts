@@ -223,15 +223,22 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return ok({ id: row.id, deleted: true as const });
   });
 
-  /** A public view (no auth): the guest's media (SPEC §6) or one its owner made public or unlisted. */
+  /**
+   * A public view (no auth): media its owner made public or unlisted. The shared guest account's
+   * media are for guests only (SPEC §6: visible to other guests, not to everyone), as in Latest.
+   */
   app.get<{ Params: { id: string } }>('/media/:id/view', async (request): Promise<{ data: Media }> => {
     const row = await findMedia(db, request.params.id);
     if (!row) throw new HttpError(404, DETAILS.notFound);
     const owner = await findUserBySub(db, row.user_sub);
     // A deleted account's media are gone for everyone.
     if (!owner || owner.deleted_at) throw new HttpError(404, DETAILS.notFound);
-    const isGuest = owner.username.toLowerCase() === GUEST_USERNAME;
-    if (!isGuest && row.visibility !== 'public' && row.visibility !== 'unlisted') throw new HttpError(404, DETAILS.notFound);
+    if (owner.username.toLowerCase() === GUEST_USERNAME) {
+      const caller = await auth.optionalUser(request);
+      if (caller?.row.username.toLowerCase() !== GUEST_USERNAME) throw new HttpError(404, DETAILS.notFound);
+    } else if (row.visibility !== 'public' && row.visibility !== 'unlisted') {
+      throw new HttpError(404, DETAILS.notFound);
+    }
     const answer = await mediaAnswer(db, row, linksFor(request));
     const args = Object.fromEntries(PUBLIC_ARGS.filter((key) => key in row.args).map((key) => [key, row.args[key]]));
     // Title, description, visibility and shared_at are in every media answer; the owner only here.
