@@ -5,6 +5,7 @@ import { ErrorBoundary } from '@/app/error-boundary';
 import { LazyNotifications } from '@/app/lazy-notifications';
 import { TelemetryProvider } from '@/app/telemetry-context';
 import { theme } from '@/app/theme';
+import toastClasses from '@/app/toasts.module.css';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -37,7 +38,8 @@ export function AppProviders({ telemetry, sessionInput, children, mantineEnv = '
         position={TOAST.position}
         autoClose={TOAST.autoCloseMs}
         pauseResetOnHover={TOAST.pauseResetOnHover}
-        style={{ top: TOAST_TOP_OFFSET_PX }}
+        classNames={{ root: toastClasses.toasts }}
+        style={{ '--toast-top': `${TOAST_TOP_OFFSET_PX}px` }}
       />
       <TelemetryProvider telemetry={telemetry}>
         <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>

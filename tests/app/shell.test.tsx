@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { notifications } from '@mantine/notifications';
 import { MOBILE_MEDIA_QUERY, theme } from '@/app/theme';
+import toastClasses from '@/app/toasts.module.css';
 import { HEADER_HEIGHT_PX, TOAST_TOP_OFFSET_PX } from '@/config/limits';
 import { MENU } from '@/config/menu';
 import { matchesMediaQuery, setMobileViewport, setViewportWidth } from '../media-query';
@@ -71,13 +74,24 @@ describe('shell', () => {
 
   it('shows toasts below the header, so they never cover its Jobs button or account menu', async () => {
     renderApp('/');
+    // jsdom gets no CSS from the build: the module's rule is added here under its built class name.
+    const style = document.createElement('style');
+    const toastCss = readFileSync(join(process.cwd(), 'src/app/toasts.module.css'), 'utf8');
+    style.textContent = toastCss.replaceAll('.toasts', `.${toastClasses.toasts}`);
+    document.head.append(style);
     notifications.show({ message: 'Your picture is ready' });
-    const toast = await screen.findByText('Your picture is ready');
+    const toast = await screen.findByText('Your picture is ready', {}, { timeout: 10_000 });
     const container = toast.closest<HTMLElement>('.mantine-Notifications-root');
     expect(container).toHaveAttribute('data-position', 'top-right');
-    expect(container?.style.top).toBe(`${TOAST_TOP_OFFSET_PX}px`);
+    expect(container?.style.getPropertyValue('--toast-top')).toBe(`${TOAST_TOP_OFFSET_PX}px`);
     expect(TOAST_TOP_OFFSET_PX).toBeGreaterThan(HEADER_HEIGHT_PX);
+    expect(getComputedStyle(container as HTMLElement).top).toBe('var(--toast-top)');
+    // The bottom containers keep Mantine's placement: a `top` there would stretch them over the page.
+    const bottom = document.querySelector<HTMLElement>('.mantine-Notifications-root[data-position="bottom-right"]');
+    expect(bottom).toHaveClass(toastClasses.toasts as string);
+    expect(getComputedStyle(bottom as HTMLElement).top).not.toBe('var(--toast-top)');
     notifications.clean();
+    style.remove();
   });
 
   it('keeps the menu in reach on a desktop-wide screen', () => {
