@@ -67,6 +67,10 @@ export const VIDEO_TEXTS = {
   sourceRetry: 'Try again',
   sourceSignIn: 'Sign in to extend one of your videos.',
   sourceLabel: (label: string): string => `Video to extend: ${label}`,
+  /** AI Motion from a picture result ("Use in a tool", `?image=`). */
+  pictureSourceLoading: 'Loading the picture…',
+  pictureSourceFailed: (error: string): string => `The picture could not be loaded: ${error}`,
+  pictureSourceUnavailable: 'This result has no picture to animate.',
   frameSelection: 'Continue from',
   frameSelectionHelp: {
     Last: 'The new clip starts from the last frame and is added after the video.',

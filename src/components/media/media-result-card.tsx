@@ -82,6 +82,9 @@ export const extendVideoPath = (mediaId: string, itemIndex: number): string =>
   `${ROUTES.aiVideo.aiMotion}?extend=${encodeURIComponent(mediaId)}&item=${itemIndex}`;
 export const editVideoPath = (mediaId: string, itemIndex: number): string =>
   `${ROUTES.aiVideo.editVideo}?video=${encodeURIComponent(mediaId)}&item=${itemIndex}`;
+/** A picture result taken on to AI Motion as its first frame (`item` = its place in the media). */
+export const animatePicturePath = (mediaId: string, itemIndex: number): string =>
+  `${ROUTES.aiVideo.aiMotion}?image=${encodeURIComponent(mediaId)}&item=${itemIndex}`;
 
 interface ResultFileProps {
   kind: MediaKind;

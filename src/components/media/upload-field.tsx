@@ -35,6 +35,11 @@ interface UploadFieldProps {
   onUploaded?: (media: UploadedMedia) => void;
   /** Where the person's earlier uploads are listed (SPEC §2.5 upload pages). */
   uploadPagePath?: string;
+  /**
+   * One of the person's results to start with (a picture brought by "Use in a tool"): the field
+   * holds it, as if chosen from an asset, until the person chooses another file.
+   */
+  existing?: { media: UploadedMedia; itemIndex: number; name: string } | null;
 }
 
 /**
@@ -50,6 +55,7 @@ export function UploadField({
   onChange,
   onUploaded,
   uploadPagePath,
+  existing = null,
 }: UploadFieldProps) {
   const upload = useActorRef(uploadMachine, { input: { kind }, inspect });
   const view = useSelector(upload, selectUploadView, shallowEqual);
@@ -78,6 +84,11 @@ export function UploadField({
   useEffect(() => {
     if (view.media) onUploadedRef.current?.(view.media);
   }, [view.media]);
+
+  useEffect(() => {
+    if (!existing) return;
+    upload.send({ type: 'upload.useExisting', media: existing.media, itemIndex: existing.itemIndex, name: existing.name });
+  }, [existing, upload]);
 
   const select = (file: File | null | undefined) => {
     if (file) upload.send({ type: 'upload.select', file });

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+import { stringArg } from '@/lib/records';
 import type { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
 
 export type MediaSourceSnapshot = SnapshotFrom<typeof mediaSourceMachine>;
@@ -37,6 +38,30 @@ export function selectSourceVideo(snapshot: MediaSourceSnapshot): SourceVideoVie
     views.set(snapshot, result);
   }
   return result;
+}
+
+/** A picture source (AI Motion's `?image=`) once loaded: the media, its item, and a name to show. */
+export interface SourcePicture {
+  media: NonNullable<MediaSourceSnapshot['context']['media']>;
+  itemIndex: number;
+  /** Named as the asset picker names a result: its title, else its prompt, else its file name. */
+  name: string;
+}
+
+const pictures = new WeakMap<NonNullable<MediaSourceSnapshot['context']['media']>, SourcePicture>();
+
+/** The picture when the chosen item is a finished picture with a URL, else null; the same object for the same media. */
+export function selectSourcePicture(snapshot: MediaSourceSnapshot): SourcePicture | null {
+  const { media, itemIndex } = snapshot.context;
+  const item = media?.items[itemIndex];
+  if (!snapshot.matches('ready') || !media || media.kind !== 'image' || item?.type !== 'image' || !item.url) return null;
+  let picture = pictures.get(media);
+  if (!picture) {
+    const name = media.title || stringArg(media.args, 'prompt') || stringArg(media.args, 'filename') || media.tool;
+    picture = { media, itemIndex, name };
+    pictures.set(media, picture);
+  }
+  return picture;
 }
 
 export const selectCanRetrySource = (snapshot: MediaSourceSnapshot): boolean => snapshot.can({ type: 'source.retry' });

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Modal, SimpleGrid, Skeleton, Stack, Text,
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { editVideoPath, MediaResultCard, shownResults } from '@/components/media/media-result-card';
+import { animatePicturePath, editVideoPath, MediaResultCard, shownResults } from '@/components/media/media-result-card';
 import { ASSETS_TEXTS } from '@/config/assets-texts';
 import { ROUTES } from '@/config/routes';
 import { classifyStatus } from '@/lib/job-status';
@@ -23,7 +23,7 @@ import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ASSETS_TEXTS.asset;
 
-/** "Use in a tool": a video result goes to Edit Video (`?video=&item=`), a picture to AI Motion. */
+/** "Use in a tool": a video result goes to Edit Video (`?video=&item=`), a picture to AI Motion (`?image=&item=`). */
 function UseInTool({ media }: { media: Media }) {
   if (classifyStatus(media.status) !== 'success' || media.kind === 'audio') return null;
   const results = shownResults(media).filter((result) => result.itemIndex !== null);
@@ -48,7 +48,7 @@ function UseInTool({ media }: { media: Media }) {
           <Anchor
             key={result.itemIndex}
             component={Link}
-            to={ROUTES.aiVideo.aiMotion}
+            to={animatePicturePath(media.id, result.itemIndex ?? 0)}
             size="xs"
             aria-label={TEXTS.toolLinkLabel(TEXTS.useInAiMotion, result.label)}
           >

@@ -169,6 +169,9 @@ export function videoFormLayout(
   };
 }
 
+/** AI Motion's first frame (image and transition modes): where a picture brought by "Use in a tool" goes. */
+export const FIRST_FRAME_SLOT = 'first';
+
 const slot = (key: string, label: string, required = true, removable = false): VideoPictureSlot => ({
   key,
   label,
@@ -205,9 +208,9 @@ export function videoPictureSlots(
     case 'text':
       return [];
     case 'image':
-      return [slot('first', VIDEO_TEXTS.firstFrame)];
+      return [slot(FIRST_FRAME_SLOT, VIDEO_TEXTS.firstFrame)];
     case 'transition':
-      return [slot('first', VIDEO_TEXTS.firstFrame), slot('end', VIDEO_TEXTS.endFrame)];
+      return [slot(FIRST_FRAME_SLOT, VIDEO_TEXTS.firstFrame), slot('end', VIDEO_TEXTS.endFrame)];
     case 'composer':
       return [...COMPOSER_BASE_IDS, ...composerExtra]
         .slice(0, COMPOSER_PICTURES.max)

@@ -1,4 +1,4 @@
-import { Container, Stack } from '@mantine/core';
+import { Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -9,7 +9,7 @@ import { PARALLAX_OPTION, VIDEO_CREATION_TOOLS, type MotionMode, type VideoCreat
 import { VIDEO_TEXTS } from '@/config/video-texts';
 import { selectMediaTools } from '@/machines/app-config/app-config.selectors';
 import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
-import { selectCanRetrySource, selectSourceVideo } from '@/machines/media-source/media-source.selectors';
+import { selectCanRetrySource, selectSourcePicture, selectSourceVideo } from '@/machines/media-source/media-source.selectors';
 import { selectCurrentUserId } from '@/machines/session/session.selectors';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
@@ -27,7 +27,8 @@ export interface VideoCreationScreenProps {
 
 /**
  * A video creation page (SPEC §2.4): AI Motion (from a picture, a text, a transition to an end
- * frame or a composer of pictures; with `?extend={mediaId}&item={n}` it extends that result),
+ * frame or a composer of pictures; with `?extend={mediaId}&item={n}` it extends that result, with
+ * `?image={mediaId}&item={n}` that picture is the first frame),
  * Parallax Motion, Try On Video and Character Animate. The form, then the page's results.
  */
 export function VideoCreationScreen({ type, title, groupLabel, groupPath }: VideoCreationScreenProps) {
@@ -35,6 +36,8 @@ export function VideoCreationScreen({ type, title, groupLabel, groupPath }: Vide
   const models = AppConfigActorContext.useSelector(selectMediaTools);
   const [searchParams] = useSearchParams();
   const extendId = type === 'ai-motion' ? searchParams.get('extend') : null;
+  // "Use in a tool" on a picture result: it arrives as AI Motion's first frame (the owner's media).
+  const pictureId = type === 'ai-motion' && !extendId && userId ? searchParams.get('image') : null;
   const itemIndex = parseItemIndex(searchParams.get('item'));
   const formType: VideoCreationType = extendId ? 'extend-video' : type;
   const [mode, setMode] = useState<MotionMode>('image');
@@ -65,6 +68,15 @@ export function VideoCreationScreen({ type, title, groupLabel, groupPath }: Vide
               <VideoForm key="extend-signed-out" type="extend-video" title={pageTitle} />
             </>
           )
+        ) : pictureId ? (
+          <PictureSourceForm
+            key={`${userId}:${pictureId}:${itemIndex}`}
+            mediaId={pictureId}
+            itemIndex={itemIndex}
+            type={formType}
+            title={pageTitle}
+            onModeChange={setMode}
+          />
         ) : (
           <VideoForm key={formType} type={formType} title={pageTitle} onModeChange={setMode} />
         )}
@@ -100,6 +112,50 @@ function ExtendVideo({ mediaId, itemIndex, title }: ExtendVideoProps) {
     <>
       <ExtendSource view={view} canRetry={canRetry} onRetry={() => source.send({ type: 'source.retry' })} />
       <VideoForm type="extend-video" title={title} sourceVideoUrl={view.url} />
+    </>
+  );
+}
+
+interface PictureSourceFormProps {
+  mediaId: string;
+  itemIndex: number;
+  type: VideoCreationType;
+  title: string;
+  onModeChange: (mode: MotionMode) => void;
+}
+
+/** AI Motion from one of the person's pictures (`?image=&item=`): loaded by id, then the form's first frame. */
+function PictureSourceForm({ mediaId, itemIndex, type, title, onModeChange }: PictureSourceFormProps) {
+  const source = useActorRef(mediaSourceMachine, { input: { mediaId, itemIndex }, inspect });
+  const view = useSelector(source, selectSourceVideo);
+  const picture = useSelector(source, selectSourcePicture);
+  const canRetry = useSelector(source, selectCanRetrySource);
+  return (
+    <>
+      {view.phase === 'loading' && (
+        <Group gap="xs">
+          <Loader size="xs" />
+          <Text size="sm">{VIDEO_TEXTS.pictureSourceLoading}</Text>
+        </Group>
+      )}
+      {view.phase === 'failed' && (
+        <Group gap="sm">
+          <Text size="sm" c="red" role="alert">
+            {VIDEO_TEXTS.pictureSourceFailed(view.error ?? '')}
+          </Text>
+          {canRetry && (
+            <Button variant="default" size="xs" onClick={() => source.send({ type: 'source.retry' })}>
+              {VIDEO_TEXTS.sourceRetry}
+            </Button>
+          )}
+        </Group>
+      )}
+      {view.phase !== 'loading' && view.phase !== 'failed' && !picture && (
+        <Text size="sm" c="red" role="alert">
+          {VIDEO_TEXTS.pictureSourceUnavailable}
+        </Text>
+      )}
+      <VideoForm type={type} title={title} onModeChange={onModeChange} firstFrame={picture} />
     </>
   );
 }

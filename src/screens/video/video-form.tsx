@@ -44,10 +44,12 @@ import {
 } from '@/config/video-creation';
 import { VIDEO_TEXTS } from '@/config/video-texts';
 import { selectCameraMovements, selectMediaTools } from '@/machines/app-config/app-config.selectors';
+import type { SourcePicture } from '@/machines/media-source/media-source.selectors';
 import { useSubmitBlocker } from '@/components/session/use-submit-blocker';
 import {
   canAddComposerPicture,
   defaultMotionModel,
+  FIRST_FRAME_SLOT,
   defaultVideoFormValues,
   motionModelOptions,
   presetPrompt,
@@ -70,6 +72,8 @@ export interface VideoFormProps {
   onModeChange?: (mode: MotionMode) => void;
   /** Extend Video: the URL of the video being extended, once loaded. */
   sourceVideoUrl?: string | null;
+  /** AI Motion from a picture result ("Use in a tool"): the first frame, once loaded. */
+  firstFrame?: SourcePicture | null;
 }
 
 /**
@@ -77,7 +81,7 @@ export interface VideoFormProps {
  * motion model ask for (video-creation-form.ts), the cost of the videos against the balance, and
  * "Generate", which hands a `POST media` job with its pose_preset to the jobs registry.
  */
-export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: VideoFormProps) {
+export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null, firstFrame = null }: VideoFormProps) {
   const jobs = JobsActorContext.useActorRef();
   const models = AppConfigActorContext.useSelector(selectMediaTools);
   const cameraMotions = AppConfigActorContext.useSelector(selectCameraMovements);
@@ -223,6 +227,7 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null }: 
               error={errors.pictures?.[slot.key]?.message}
               onChange={(url) => setPicture(slot.key, url)}
               uploadPagePath={ROUTES.aiImage.uploadImage}
+              existing={slot.key === FIRST_FRAME_SLOT ? firstFrame : null}
             />
             {slot.removable && (
               <Group>

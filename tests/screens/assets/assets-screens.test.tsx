@@ -189,7 +189,10 @@ describe('one asset', () => {
       'href',
       `/ai-video/edit-video?video=${video.id}&item=0`,
     );
-    expect(within(section).getByRole('link', { name: /^AI Motion \(/ })).toHaveAttribute('href', '/ai-video/ai-motion');
+    expect(within(section).getByRole('link', { name: /^AI Motion \(/ })).toHaveAttribute(
+      'href',
+      `/ai-video/ai-motion?image=${picture.id}&item=0`,
+    );
 
     const removeButtons = within(section).getAllByRole('button', { name: /^Remove from asset: / });
     expect(removeButtons).toHaveLength(2);
@@ -285,6 +288,38 @@ describe('assets in the tools', () => {
     expect(fields.image_urls).toEqual(['http://localhost/api/files/fox.png?signature=ab']);
     const sent = sentUrls.map((url) => new URL(url)).find((url) => url.pathname === '/api/media' && url.searchParams.has('asset_id'));
     expect(sent?.searchParams.get('asset_id')).toBe(asset.id);
+  });
+
+  // Two pages, a media load and a job: longer than SLOW on a busy machine.
+  it('"Use in a tool" takes a picture to AI Motion as its first frame, and the job is sent with it', { timeout: 45_000 }, async () => {
+    const asset = addAsset({ name: 'Beach' });
+    imageResult({ asset_id: asset.id, args: { prompt: 'Beach picture', option: 'Seedream' } });
+    await signedInAs(alice);
+    const { router } = renderApp(`/assets/${asset.id}`);
+    const section = await screen.findByRole('region', { name: 'Results in this asset' }, PAGE_LOAD);
+    await user.click(await within(section).findByRole('link', { name: /^AI Motion \(/ }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'AI Motion' }, PAGE_LOAD)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/ai-video/ai-motion');
+    // The picture is the first frame at once: nothing to upload or choose again.
+    expect(await screen.findByRole('img', { name: 'First frame: Beach picture' }, PAGE_LOAD)).toHaveAttribute(
+      'src',
+      'http://localhost/api/files/fox-thumb.jpg?signature=ab',
+    );
+    expect(fakeMedia.calls).not.toContain('POST image');
+
+    await waitFor(() => expect(generate()).toBeEnabled(), PAGE_LOAD);
+    await user.type(screen.getByRole('textbox', { name: 'Prompt' }), 'the fox runs');
+    await user.click(generate());
+    await waitFor(() => expect(fakeMedia.submissions.filter((submission) => submission.endpoint === 'media')).toHaveLength(1));
+    const fields = fakeMedia.submissions.find((submission) => submission.endpoint === 'media')?.fields ?? {};
+    expect(fields.image_urls).toEqual(['http://localhost/api/files/fox.png?signature=ab']);
+  });
+
+  it('AI Motion says so when the picture of the link cannot be loaded', { timeout: 30_000 }, async () => {
+    await signedInAs(alice);
+    renderApp('/ai-video/ai-motion?image=no-such-media&item=0');
+    expect(await screen.findByRole('alert', {}, PAGE_LOAD)).toHaveTextContent(/^The picture could not be loaded: /);
+    expect(screen.getByRole('button', { name: 'Choose file: First frame (required)' })).toBeInTheDocument();
   });
 
   it('makes a new asset from the tool form and sends the job with it', SLOW, async () => {
