@@ -159,6 +159,51 @@ describe('the trained models (finetunes machine)', () => {
     expect(loader).toHaveBeenCalledTimes(2);
   });
 
+  it('asks once when the registry names its jobs while the first load is on its way and the answer lists them', async () => {
+    const answer = deferred<Finetune[]>();
+    const { actor, loader } = start(() => answer.promise);
+    // A page opening: who is signed in, then the registry's restored training jobs.
+    actor.send({ type: 'finetunes.userChanged', userId: 'alice' });
+    actor.send({ type: 'finetunes.jobsSeen', mediaIds: ['media-ft-1'] });
+    answer.resolve([finetune({ media_id: 'media-ft-1' })]);
+    await waitFor(actor, (snapshot) => selectFinetunesStatus(snapshot) === 'ready');
+    await macrotask();
+    expect(loader).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks once more when a job seen during a load is missing from its answer, and not again after that', async () => {
+    const first = deferred<Finetune[]>();
+    const answers = [first.promise, Promise.resolve([finetune({ media_id: 'new-job' })])];
+    const { actor, loader } = start(() => answers.shift() ?? Promise.resolve([]));
+    actor.send({ type: 'finetunes.userChanged', userId: 'alice' });
+    actor.send({ type: 'finetunes.jobsSeen', mediaIds: ['new-job'] });
+    // The first answer predates the new job.
+    first.resolve([]);
+    await waitFor(actor, (snapshot) => selectFinetunesStatus(snapshot) === 'ready' && snapshot.context.items.length === 1);
+    expect(loader).toHaveBeenCalledTimes(2);
+    await macrotask();
+    expect(loader).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not ask while the tab is hidden; the refresh due meanwhile is made once it is shown', async () => {
+    vi.useFakeTimers();
+    const answers = [[finetune({ status: 'training' })], [finetune({ status: 'ready' })]];
+    const { actor, loader } = start(async () => answers.shift() ?? []);
+    actor.send({ type: 'finetunes.userChanged', userId: 'alice' });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'finetunes.visibility', hidden: true });
+    await vi.advanceTimersByTimeAsync(FINETUNES_TRAINING_REFRESH_MS * 5);
+    expect(loader).toHaveBeenCalledTimes(1);
+    expect(selectFinetunesStatus(actor.getSnapshot())).toBe('ready');
+
+    actor.send({ type: 'finetunes.visibility', hidden: false });
+    expect(loader).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(selectFinetunes(actor.getSnapshot())[0]?.status).toBe('ready');
+    await vi.advanceTimersByTimeAsync(FINETUNES_TRAINING_REFRESH_MS * 3);
+    expect(loader).toHaveBeenCalledTimes(2);
+  });
+
   it('asks again every FINETUNES_TRAINING_REFRESH_MS while a model trains, and stops once none does', async () => {
     vi.useFakeTimers();
     const answers = [

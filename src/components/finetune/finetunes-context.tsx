@@ -21,7 +21,8 @@ export function useFinetunesRef(): FinetunesRef | null {
 /**
  * Connects the trained-models actor to the rest of the app: who is signed in goes in (load on
  * sign-in, clear on sign-out); the jobs registry's training jobs go in (a new one is listed at
- * once) and its `jobs.finished` of a training job loads the list again (training → ready/failed).
+ * once) and its `jobs.finished` of a training job loads the list again (training → ready/failed);
+ * page visibility goes in (the training refresh pauses while the tab is hidden).
  */
 function useFinetunesBridge(finetunes: FinetunesRef): void {
   const userId = SessionActorContext.useSelector(selectCurrentUserId);
@@ -35,6 +36,13 @@ function useFinetunesBridge(finetunes: FinetunesRef): void {
   useEffect(() => {
     if (jobMediaIds !== '') finetunes.send({ type: 'finetunes.jobsSeen', mediaIds: jobMediaIds.split(',') });
   }, [finetunes, jobMediaIds]);
+
+  useEffect(() => {
+    const onVisibility = () => finetunes.send({ type: 'finetunes.visibility', hidden: document.visibilityState === 'hidden' });
+    onVisibility();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [finetunes]);
 
   useEffect(() => {
     const subscription = jobs.on('jobs.finished', (event) => {
