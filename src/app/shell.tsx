@@ -16,9 +16,9 @@ import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { HeaderAccount } from '@/components/session/header-account';
 import { SessionActorContext } from '@/components/session/session-context';
 import { SessionOverlays } from '@/components/session/session-overlays';
+import { MenuGroups, isCurrentPath as isCurrent } from '@/components/navigation/menu-groups';
 import { PageLoader } from '@/components/page-loader';
 import { HEADER_HEIGHT_PX } from '@/config/limits';
-import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
 import { supportEmail } from '@/config/support';
 import { selectLiveCount } from '@/machines/jobs/jobs.selectors';
@@ -29,15 +29,11 @@ import classes from '@/app/shell.module.css';
 // of a visitor does not need it.
 const JobsPanel = lazyScreen(() => import('@/components/jobs/jobs-panel'), 'JobsPanel');
 
-const withoutTrailingSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
-const isCurrent = (pathname: string, path: string): boolean =>
-  withoutTrailingSlash(pathname) === withoutTrailingSlash(path);
-
 /**
- * The layout around every page: header with the logo, the menu of SPEC §2.3 and the main area
- * with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu folds behind a
- * burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page change sets
- * the document title and moves focus to the new page. The shell also connects the session actor
+ * The layout around every page: header with the logo, the menu of SPEC §2.3 (collapsible groups)
+ * and the main area with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu
+ * folds behind a burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page
+ * change sets the document title and moves focus to the new page. The shell also connects the session actor
  * to the router and shows its overlays (SPEC §2.9 items 1–3), connects the jobs registry (toasts,
  * notifications, credits) and offers the jobs panel to a signed-in person.
  */
@@ -85,8 +81,9 @@ export function Shell() {
         Skip to content
       </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        {/* Phones get narrower edges and gaps: at 320 px every header control still fits (issue 17). */}
+        <Group h="100%" px={{ base: 'xs', sm: 'md' }} gap="xs" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <Burger
               ref={burgerRef}
               opened={menuOpened}
@@ -98,7 +95,7 @@ export function Shell() {
               aria-controls="main-menu"
             />
             <Anchor component={Link} to={ROUTES.home} underline="never" c="inherit" onClick={closeMenu}>
-              <Text component="span" fw={800} fz="xl">
+              <Text component="span" fw={800} fz={{ base: 'lg', sm: 'xl' }}>
                 Kinora
               </Text>
             </Anchor>
@@ -117,31 +114,7 @@ export function Shell() {
       <AppShell.Navbar ref={menuRef} id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
         {/* Native scrolling: Mantine's ScrollArea would bring floating-ui into the initial bundle. */}
         <AppShell.Section grow className={classes.menuScroll}>
-          {MENU.map((group) => (
-            <div key={group.path}>
-              <NavLink
-                component={Link}
-                to={group.path}
-                label={group.label}
-                fw={700}
-                active={isCurrent(pathname, group.path)}
-                aria-current={isCurrent(pathname, group.path) ? 'page' : undefined}
-                onClick={closeMenu}
-              />
-              {group.items.map((item) => (
-                <NavLink
-                  key={item.path}
-                  component={Link}
-                  to={item.path}
-                  label={item.label}
-                  pl="xl"
-                  active={isCurrent(pathname, item.path)}
-                  aria-current={isCurrent(pathname, item.path) ? 'page' : undefined}
-                  onClick={closeMenu}
-                />
-              ))}
-            </div>
-          ))}
+          <MenuGroups pathname={pathname} onNavigate={closeMenu} />
         </AppShell.Section>
         <AppShell.Section pt="xs" component="section" aria-label="More">
           <NavLink

@@ -52,6 +52,9 @@ export const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // The placeholder Mantine focuses first is a role="presentation" child of role="menu" (axe aria-required-children).
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A 30-character handle or a long title has no space to wrap at: break it rather than push the
+    // page past a phone's edge (issue 17).
+    Title: { styles: { root: { overflowWrap: 'anywhere' } } },
   },
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   breakpoints: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CREATION_TYPES, ribbonLabelFor } from '@/config/creation-types';
-import { MENU } from '@/config/menu';
+import { MENU, menuGroupOf } from '@/config/menu';
 import { ROUTES, profileHandleFromPath } from '@/config/routes';
 import { TOOL_GROUPS, isInToolGroup } from '@/config/tool-groups';
 
@@ -46,6 +46,37 @@ describe('menu of SPEC §2.3', () => {
         ['LoRA Finetune', '/ai-production/finetune'],
       ],
     ]);
+  });
+
+  it('follows each group with the pages SPEC §2.3 does not list, so every tool page is in the menu (issue 17)', () => {
+    expect(MENU.map((group) => group.extras.map((extra) => [extra.label, extra.path]))).toEqual([
+      [['Upload Audio', '/ai-audio/upload-audio']],
+      [
+        ['Reimagine', '/ai-image/reimagine'],
+        ['Upload Image', '/ai-image/upload-image'],
+      ],
+      [
+        ['Parallax Motion', '/ai-video/parallax-motion'],
+        ['Albums', '/ai-video/albums'],
+        ['Upload Video', '/ai-video/upload-video'],
+      ],
+      [],
+    ]);
+    const paths = MENU.flatMap((group) => [group.path, ...group.items.map((item) => item.path), ...group.extras.map((extra) => extra.path)]);
+    expect(new Set(paths).size).toBe(paths.length);
+    // Every page of ROUTES' four groups is linked (the nested album and story pages open from their lists).
+    const groupPages = [ROUTES.aiAudio, ROUTES.aiImage, ROUTES.aiVideo, ROUTES.aiProduction].flatMap((group) =>
+      Object.values(group).filter((value): value is string => typeof value === 'string'),
+    );
+    expect(groupPages.filter((path) => !paths.includes(path))).toEqual([]);
+  });
+
+  it('finds the group of any page below it, and none for pages outside the groups', () => {
+    expect(menuGroupOf('/ai-video/albums/a1')?.label).toBe('AI Video');
+    expect(menuGroupOf('/ai-production/ai-story/s1')?.label).toBe('AI Production');
+    expect(menuGroupOf('/ai-audio/')?.label).toBe('AI Audio');
+    expect(menuGroupOf('/')).toBeUndefined();
+    expect(menuGroupOf('/credits')).toBeUndefined();
   });
 
   it('gives every link a distinct tool id', () => {

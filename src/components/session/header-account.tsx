@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Skeleton, Text } from '@mantine/core';
+import { Anchor, Avatar, Badge, Button, Group, Skeleton, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
 import { Menu } from '@/components/session/lazy-menu';
@@ -14,6 +14,10 @@ import {
   selectIsSignedIn,
   selectSessionStatus,
 } from '@/machines/session/session.selectors';
+import classes from '@/components/session/header-account.module.css';
+
+/** The first letter of a handle or e-mail address, as the phone header's account badge shows it. */
+const initialOf = (name: string): string => (Array.from(name)[0] ?? '?').toUpperCase();
 
 /** The signed-in user's balance, "{n} credits", with a skeleton while it loads. */
 function CreditBalance() {
@@ -26,8 +30,9 @@ function CreditBalance() {
   // The balance opens the credits page (buy, auto-refill, history); the live region stays on the text.
   return (
     <Anchor component={Link} to={ROUTES.credits} fw={600} c="inherit" underline="hover" style={{ whiteSpace: 'nowrap' }}>
-      <span role="status" aria-label="Credit balance">
-        {balance === null ? '— credits' : `${balance} credits`}
+      <span role="status" aria-label="Credit balance" className={classes.balance}>
+        {balance === null ? '—' : balance}
+        <span className={classes.unit}> credits</span>
       </span>
     </Anchor>
   );
@@ -67,10 +72,14 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
       <CreditBalance />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <Button variant="subtle" aria-label="Account menu" maw={{ base: 96, sm: 220 }} px={{ base: 'xs', sm: 'md' }}>
-            <Text span truncate="end" inherit>
+          {/* On phones only the name's initial shows, in a round badge: the full name does not fit. */}
+          <Button variant="subtle" aria-label="Account menu" maw={{ base: 44, sm: 220 }} px={{ base: 4, sm: 'md' }}>
+            <Text span truncate="end" inherit visibleFrom="sm">
               {name}
             </Text>
+            <Avatar component="span" hiddenFrom="sm" size={30} radius="xl" color="violet" aria-hidden="true">
+              {initialOf(name)}
+            </Avatar>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
