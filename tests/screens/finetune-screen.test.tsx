@@ -56,8 +56,14 @@ describe('the LoRA Finetune page', { timeout: 30_000 }, () => {
     expect(screen.getByText('5–20 pictures · training takes about 2 minutes')).toBeInTheDocument();
     expect(screen.getByText('1–10 pictures · training takes about 20 minutes')).toBeInTheDocument();
     expect(screen.getByText('1–20 input/output picture pairs and a prompt · training takes about 30 minutes')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Help: LoRA Finetune' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Help: FineTune Options' })).toBeInTheDocument();
+    // Issue 17: not two bare "?" side by side: the page's help by the title, the options' by the kinds.
+    const form = screen.getByRole('form', { name: 'LoRA Finetune form' });
+    const pageHelp = screen.getByRole('button', { name: 'Help: LoRA Finetune' });
+    const optionsHelp = screen.getByRole('button', { name: 'Help: FineTune Options' });
+    expect(form).not.toContainElement(pageHelp);
+    expect(form).toContainElement(optionsHelp);
+    expect(pageHelp.parentElement).not.toContainElement(optionsHelp);
+    expect(optionsHelp.parentElement).toContainElement(screen.getByRole('radiogroup'));
 
     expect(generate()).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Sign in to generate' })).toHaveAttribute('href', '/authentication');

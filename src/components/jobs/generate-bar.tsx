@@ -35,8 +35,10 @@ export function GenerateBar({ cost, costTestId, blocker, phase, label = TOOL_TEX
         </Text>
       )}
       <Group gap="sm" align="center">
+        {/* 44 px tall on phones (a thumb's target, issue 17); Mantine's 36 px from the tablet up. */}
         <Button
           type="submit"
+          mih={{ base: 44, sm: 0 }}
           disabled={reason !== null || phase !== 'idle'}
           loading={phase === 'sending'}
           aria-describedby={reason ? 'generate-blocked-reason' : undefined}

@@ -28,6 +28,10 @@ import {
   type FinetuneFormValues,
   type FinetuneSlots,
 } from '@/screens/finetune/finetune-form-rules';
+import { ToolHelpButton } from '@/screens/tools/tool-help-button';
+
+/** SPEC §2.10 help topics of LoRA Finetune: 40 "LoRA Finetune" (beside the title) and 32 "FineTune Options" (beside the kinds). */
+export const FINETUNE_HELP_TOPICS = { page: 40, options: 32 } as const;
 
 
 /** The kind's line under its name: SPEC §5 picture rule and §9 training time. */
@@ -152,32 +156,36 @@ export function FinetuneForm() {
   return (
     <Paper withBorder p="lg" radius="md" component="form" noValidate onSubmit={onSubmit} aria-label={`${FINETUNE_TEXTS.title} form`}>
       <Stack gap="md">
-        <Controller
-          control={control}
-          name="kind"
-          render={({ field }) => (
-            <Radio.Group
-              label={FINETUNE_TEXTS.kind}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                chooseKind(value as FinetuneKind);
-              }}
-              required
-            >
-              <Stack gap="xs" mt={4}>
-                {FINETUNE_KIND_LIST.map((candidate) => (
-                  <Radio
-                    key={candidate.value}
-                    value={candidate.value}
-                    label={FINETUNE_TEXTS.kindOption(candidate.label, kindCosts.get(candidate.value) ?? MODEL_COSTS[candidate.value])}
-                    description={kindRule(candidate)}
-                  />
-                ))}
-              </Stack>
-            </Radio.Group>
-          )}
-        />
+        {/* The options' help sits beside the options, the page's beside the title: never two bare "?" side by side. */}
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+          <Controller
+            control={control}
+            name="kind"
+            render={({ field }) => (
+              <Radio.Group
+                label={FINETUNE_TEXTS.kind}
+                value={field.value}
+                onChange={(value) => {
+                  field.onChange(value);
+                  chooseKind(value as FinetuneKind);
+                }}
+                required
+              >
+                <Stack gap="xs" mt={4}>
+                  {FINETUNE_KIND_LIST.map((candidate) => (
+                    <Radio
+                      key={candidate.value}
+                      value={candidate.value}
+                      label={FINETUNE_TEXTS.kindOption(candidate.label, kindCosts.get(candidate.value) ?? MODEL_COSTS[candidate.value])}
+                      description={kindRule(candidate)}
+                    />
+                  ))}
+                </Stack>
+              </Radio.Group>
+            )}
+          />
+          <ToolHelpButton topicIndex={FINETUNE_HELP_TOPICS.options} />
+        </Group>
 
         <TextInput
           label={FINETUNE_TEXTS.name}

@@ -1,13 +1,11 @@
-import { Container, Group, Stack, Text } from '@mantine/core';
+import { Container, Stack, Text } from '@mantine/core';
 import { FinetunesScope } from '@/components/finetune/finetunes-context';
 import { FINETUNE_TEXTS } from '@/config/finetune-texts';
-import { FinetuneForm } from '@/screens/finetune/finetune-form';
+import { FINETUNE_HELP_TOPICS, FinetuneForm } from '@/screens/finetune/finetune-form';
 import { FinetuneModels } from '@/screens/finetune/finetune-models';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 
-/** SPEC §2.10 help topics of the page: 40 "LoRA Finetune" and 32 "FineTune Options". */
-const HELP_TOPICS = { page: 40, options: 32 } as const;
 
 export interface FinetuneScreenProps {
   groupLabel: string;
@@ -27,12 +25,7 @@ export function FinetuneScreen({ groupLabel, groupPath }: FinetuneScreenProps) {
             title={FINETUNE_TEXTS.title}
             groupLabel={groupLabel}
             groupPath={groupPath}
-            aside={
-              <Group gap={4}>
-                <ToolHelpButton topicIndex={HELP_TOPICS.page} />
-                <ToolHelpButton topicIndex={HELP_TOPICS.options} />
-              </Group>
-            }
+            aside={<ToolHelpButton topicIndex={FINETUNE_HELP_TOPICS.page} />}
           >
             <Text size="sm" c="dimmed">
               {FINETUNE_TEXTS.intro}
