@@ -51,7 +51,7 @@ describe('the first authenticated call', () => {
     const answer = await callApi(server, 'users/contact-us', {
       method: 'POST',
       token: user.accessToken,
-      json: { name: 'A', email: user.email, message: 'Hello' },
+      json: { name: 'A', email: user.email, message: 'Hello, Kinora team' },
     });
     expect(answer.status).toBe(201);
     expect(await row(user.sub)).toBeDefined();
@@ -81,7 +81,7 @@ describe('a deleted account', () => {
     const contact = await callApi(server, 'users/contact-us', {
       method: 'POST',
       token: user.accessToken,
-      json: { name: 'A', email: user.email, message: 'Hello' },
+      json: { name: 'A', email: user.email, message: 'Hello, Kinora team' },
     });
     expect(contact.status).toBe(201);
     const { rows } = await server.db.query<{ user_sub: string | null }>('SELECT user_sub FROM contact_messages WHERE id = $1', [

@@ -2,6 +2,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postForm, smallPng } from './helpers/media.ts';
 import { DETAILS } from '../../server/src/routes/messages.ts';
+import { CONTACT_MESSAGE_MIN } from '../../src/config/contact.ts';
+import { CONTACT_TEXTS } from '../../src/config/contact-texts.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 /**
@@ -55,6 +57,22 @@ describe('control characters in any text field', () => {
       json: { name: 'Ann', email: 'ann@example.test', message: 'First line,\r\n\tsecond line.' },
     });
     expect(answer.status).toBe(201);
+  });
+});
+
+describe("contact messages (issue 17: the web form's rules on the server)", () => {
+  it.each(['x', `   ${'a'.repeat(CONTACT_MESSAGE_MIN - 1)}    `])('refuses the message "%s" with the form\'s own words', async (message) => {
+    const answer = await callApi(server, 'users/contact-us', { method: 'POST', json: { name: 'Ann', email: 'ann@example.test', message } });
+    expect(answer.status).toBe(400);
+    expect(answer.body?.detail).toContain(CONTACT_TEXTS.messageTooShort);
+  });
+
+  it('refuses a name of spaces and takes a message of exactly the minimum', async () => {
+    const blank = await callApi(server, 'users/contact-us', { method: 'POST', json: { name: '   ', email: 'ann@example.test', message: 'Long enough message.' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body?.detail).toContain(CONTACT_TEXTS.nameRequired);
+    const exact = await callApi(server, 'users/contact-us', { method: 'POST', json: { name: 'Ann', email: 'ann@example.test', message: 'm'.repeat(CONTACT_MESSAGE_MIN) } });
+    expect(exact.status).toBe(201);
   });
 });
 

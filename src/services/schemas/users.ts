@@ -1,5 +1,6 @@
 import { z } from './zod-mini';
-import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '../../config/contact';
+import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_MIN, CONTACT_NAME_MAX } from '../../config/contact';
+import { CONTACT_TEXTS } from '../../config/contact-texts';
 
 /** GET users/{id}?type={type}: the public profile (SPEC §3 "User (API)"). */
 export const publicUserSchema = z.object({ id: z.string(), preferred_username: z.nullable(z.string()) });
@@ -13,11 +14,16 @@ export const usernameAvailabilitySchema = z.object({ preferred_username: z.strin
 export type UsernameAvailability = z.infer<typeof usernameAvailabilitySchema>;
 
 /** POST users/contact-us. SPEC §7 does not show the fields; these are Kinora's. */
+/**
+ * The contact form's own rules, which the server applies too (issue 17): name and message are
+ * trimmed, the message needs CONTACT_MESSAGE_MIN characters, and a refusal reads as the form's.
+ */
 export const contactUsRequestSchema = z.object({
-  name: z.string().check(z.minLength(1), z.maxLength(CONTACT_NAME_MAX)),
-  email: z.email().check(z.maxLength(CONTACT_EMAIL_MAX)),
-  // The form asks for CONTACT_MESSAGE_MIN characters; the API keeps accepting shorter ones.
-  message: z.string().check(z.minLength(1), z.maxLength(CONTACT_MESSAGE_MAX)),
+  name: z.string().check(z.trim(), z.minLength(1, CONTACT_TEXTS.nameRequired), z.maxLength(CONTACT_NAME_MAX, CONTACT_TEXTS.nameTooLong)),
+  email: z.email(CONTACT_TEXTS.emailInvalid).check(z.maxLength(CONTACT_EMAIL_MAX, CONTACT_TEXTS.emailTooLong)),
+  message: z
+    .string()
+    .check(z.trim(), z.minLength(CONTACT_MESSAGE_MIN, CONTACT_TEXTS.messageTooShort), z.maxLength(CONTACT_MESSAGE_MAX, CONTACT_TEXTS.messageTooLong)),
 });
 export type ContactUsRequest = z.infer<typeof contactUsRequestSchema>;
 
