@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { poolFilePath } from './emulator.ts';
 import { escapeMarkup } from '../lib/escape-markup.ts';
 
@@ -21,18 +22,54 @@ interface StoredUser {
   UserLastModifiedDate?: string;
 }
 
+type PoolFile = { Users?: Record<string, StoredUser> };
+
+export interface ReadPoolOptions {
+  /** Reads of a file that is not (yet) whole JSON before giving up. */
+  attempts?: number;
+  /** Waits between two reads (a short pause by default; tests pass their own step). */
+  wait?: () => Promise<void>;
+}
+
+/** A pause long enough for the emulator to finish writing its pool file (it writes it whole, unsynchronised). */
+const REREAD_PAUSE_MS = 25;
+/** The last whole pool file read from each path, for when the emulator is rewriting it. */
+const lastWhole = new Map<string, PoolFile>();
+
+/**
+ * The pool file, parsed; null when there is none yet. cognito-local rewrites the file in place on
+ * every change, so a read can catch it empty or half written (issue 17: the mailbox answered 500
+ * during a sign-up): such a read is retried, and if the file stays unreadable the last whole
+ * version read is used.
+ */
+async function readPoolFile(file: string, options: ReadPoolOptions): Promise<PoolFile | null> {
+  const attempts = options.attempts ?? 8;
+  const wait = options.wait ?? (() => sleep(REREAD_PAUSE_MS));
+  let failure: unknown;
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (attempt > 0) await wait();
+    try {
+      const pool = JSON.parse(await readFile(file, 'utf8')) as PoolFile;
+      lastWhole.set(file, pool);
+      return pool;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (!(error instanceof SyntaxError)) throw error;
+      failure = error;
+    }
+  }
+  const previous = lastWhole.get(file);
+  if (previous) return previous;
+  throw failure;
+}
+
 /**
  * Reads the codes from the pool's JSON file: cognito-local logs each message only to its console,
  * late, but saves the pending code on the user before it answers.
  */
-export async function readMailbox(emulatorDir: string, userPoolId: string): Promise<MailboxEntry[]> {
-  let pool: { Users?: Record<string, StoredUser> };
-  try {
-    pool = JSON.parse(await readFile(poolFilePath(emulatorDir, userPoolId), 'utf8')) as typeof pool;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+export async function readMailbox(emulatorDir: string, userPoolId: string, options: ReadPoolOptions = {}): Promise<MailboxEntry[]> {
+  const pool = await readPoolFile(poolFilePath(emulatorDir, userPoolId), options);
+  if (!pool) return [];
   const entries: MailboxEntry[] = [];
   for (const user of Object.values(pool.Users ?? {})) {
     const base = {
