@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text 
 import { useDisclosure } from '@mantine/hooks';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
+import { LightboxTrigger, lightboxPictureId } from '@/components/media/result-lightbox';
 import { ShareModal } from '@/components/media/share-modal';
 import { CREATION_TYPES, ribbonLabelFor, type CreationType } from '@/config/creation-types';
 import type { MediaKind } from '@/config/enums';
@@ -124,14 +125,14 @@ function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
   return (
     <Stack gap={4}>
       {kind === 'image' ? (
-        <a href={result.url} target="_blank" rel="noreferrer">
+        <LightboxTrigger id={lightboxPictureId(mediaId, result.label)} label={result.label} href={result.url}>
           <img
             src={result.thumbnailUrl ?? result.url}
             alt={description}
             loading="lazy"
             style={{ width: '100%', maxHeight: 320, objectFit: 'contain', borderRadius: 6, display: 'block' }}
           />
-        </a>
+        </LightboxTrigger>
       ) : kind === 'audio' ? (
         <audio controls preload="metadata" src={result.url} aria-label={description} style={{ width: '100%' }} />
       ) : (

@@ -7,7 +7,9 @@ import type { GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { LiveJobCard, liveJobCardId } from '@/components/media/live-job-card';
-import { MediaResultCard } from '@/components/media/media-result-card';
+import { MediaResultCard, shownResults } from '@/components/media/media-result-card';
+import { ResultLightboxProvider, lightboxPictureId, type LightboxPicture } from '@/components/media/result-lightbox';
+import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
 import { selectJobEntries } from '@/machines/jobs/jobs.selectors';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -55,6 +57,23 @@ export function ToolResults(props: ToolResultsProps) {
     [items, kind, liveMediaIds],
   );
 
+  // Every finished picture of the list, newest first: the lightbox moves through them all.
+  const pictures = useMemo(
+    (): LightboxPicture[] =>
+      earlier
+        .filter((media) => media.kind === 'image' && classifyStatus(media.status) === 'success')
+        .flatMap((media) => {
+          const prompt = stringArg(media.args, 'prompt');
+          return shownResults(media).map((result) => ({
+            id: lightboxPictureId(media.id, result.label),
+            url: result.url,
+            label: result.label,
+            alt: prompt ? `${result.label}: ${prompt}` : result.label,
+          }));
+        }),
+    [earlier],
+  );
+
   useEffect(() => {
     const subscription = jobs.on('jobs.finished', (event) => {
       if (event.tool === tool) history.send({ type: 'history.refresh' });
@@ -77,22 +96,24 @@ export function ToolResults(props: ToolResultsProps) {
   const cancel = (localId: string) => jobs.send({ type: 'jobs.cancel', localId });
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby={headingId}>
-      <Title order={2} size="h3" id={headingId}>
-        {title}
-      </Title>
-      {live.map((entry) => (
-        <LiveJobCard key={entry.localId} entry={entry} onCancel={cancel} highlighted={entry === highlightedLive} />
-      ))}
-      {earlier.map((media) => (
-        <MediaResultCard
-          key={media.id}
-          media={media}
-          highlighted={media.id === highlighted}
-          modelLabel={modelLabels?.get(media.option ?? stringArg(media.args, 'option') ?? '')}
-        />
-      ))}
-      {live.length === 0 && earlier.length === 0 && <Text c="dimmed">{TOOL_TEXTS.resultsEmpty}</Text>}
-    </Stack>
+    <ResultLightboxProvider pictures={pictures}>
+      <Stack gap="sm" component="section" aria-labelledby={headingId}>
+        <Title order={2} size="h3" id={headingId}>
+          {title}
+        </Title>
+        {live.map((entry) => (
+          <LiveJobCard key={entry.localId} entry={entry} onCancel={cancel} highlighted={entry === highlightedLive} />
+        ))}
+        {earlier.map((media) => (
+          <MediaResultCard
+            key={media.id}
+            media={media}
+            highlighted={media.id === highlighted}
+            modelLabel={modelLabels?.get(media.option ?? stringArg(media.args, 'option') ?? '')}
+          />
+        ))}
+        {live.length === 0 && earlier.length === 0 && <Text c="dimmed">{TOOL_TEXTS.resultsEmpty}</Text>}
+      </Stack>
+    </ResultLightboxProvider>
   );
 }
