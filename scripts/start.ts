@@ -3,12 +3,13 @@
  *   1. cognito-local (sign-in emulator), data in `${KINORA_DATA_DIR}/cognito`
  *   2. provisioning: pool, app client, group Developer, the guest and developer accounts (idempotent)
  *   3. `vite build` with the VITE_* variables pointing the app at this stack (`--dev`: `vite` dev server)
- *   4. the API server (server/src/main.ts) on PORT, serving `dist/`
+ *   4. the API server (server/src/main.ts) on PORT, serving that build (`${KINORA_DATA_DIR}/dist`)
  * Ctrl-C (or SIGTERM) stops every child. Processes left by a run that was killed are stopped first.
  *
  * Environment: PORT (8787), KINORA_DATA_DIR (.local), KINORA_FRESH=1 (wipe the data folder first),
- * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL, KINORA_DIST_DIR (dist: where
- * the web build goes and is served from; the browser tests use their own so a running stack is untouched),
+ * KINORA_API_KEY (kinora-local-api-key), COGNITO_LOCAL_PORT (9329), DATABASE_URL, KINORA_DIST_DIR
+ * (`${KINORA_DATA_DIR}/dist`: where the web build goes and is served from; not `dist/`, so a plain
+ * `npm run build` never replaces the running app; the browser tests use their own),
  * KINORA_GUEST_PASSWORD, KINORA_DEVELOPER_PASSWORD. Everything else the API server reads (e.g.
  * KINORA_GUEST_CLEANUP_INTERVAL_MS and the job engine's KINORA_JOB_* settings, LOG_LEVEL) reaches it
  * unchanged through this environment; server/src/main.ts lists them with their defaults. Media files
@@ -30,7 +31,7 @@ import type { EmulatorProcess } from '../server/src/auth/emulator.ts';
 import { provision } from '../server/src/auth/provision.ts';
 import { REDIRECT_TARGET_PATH } from '../server/src/auth/redirect-target.ts';
 import { seedAccounts } from '../server/src/auth/seed-accounts.ts';
-import { LOCAL_DEFAULTS } from '../server/src/local-defaults.ts';
+import { LOCAL_DEFAULTS, startDistDir } from '../server/src/local-defaults.ts';
 import { GUEST_USERNAME } from '../src/config/limits.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +40,7 @@ const port = Number(process.env.PORT ?? LOCAL_DEFAULTS.port);
 const dataDir = path.resolve(root, process.env.KINORA_DATA_DIR ?? LOCAL_DEFAULTS.dataDir);
 const emulatorDir = path.join(dataDir, 'cognito');
 const apiKey = process.env.KINORA_API_KEY ?? LOCAL_DEFAULTS.apiKey;
-const distDir = path.resolve(root, process.env.KINORA_DIST_DIR ?? 'dist');
+const distDir = startDistDir(root, process.env);
 const preferredEmulatorPort = Number(process.env.COGNITO_LOCAL_PORT ?? 9329);
 const VITE_DEV_PORT = 5173;
 
