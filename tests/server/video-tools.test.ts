@@ -232,6 +232,18 @@ describe('video tool calls', () => {
       expect(await balanceOf(server, user.sub)).toBe(0);
     });
 
+    it('says in the args when an input is longer than 30 s and only its first 30 s are used (issue 17)', async () => {
+      // 31 seconds of 8 kHz mono 8-bit PCM.
+      const long = await upload(owner, 'audio', 'audio_file', { data: wavOfSize(44 + 31 * 8000), name: 'long.wav', type: 'audio/wav' });
+      const answer = await call(owner, 'video/audio', { video_url: videoUrl, audio_url: long });
+      expect(answer.status, answer.body?.detail).toBe(200);
+      expect(asMedia(answer).args).toEqual({
+        option: 'AttachAudio',
+        mode: 'MatchVideo',
+        cut_inputs: [{ field: 'audio_url', seconds: 31, used_seconds: 30 }],
+      });
+    });
+
     it('answers 402 when the credits do not cover the model, and creates nothing', async () => {
       const user = await signUpUser(server, 'short');
       const video = await upload(user, 'video', 'video_file', { data: await smallMp4(6), name: 'v.mp4', type: 'video/mp4' });

@@ -5,7 +5,9 @@ import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
+import type { MediaFileRow } from '../db/files.ts';
 import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { MAX_INPUT_SECONDS } from '../render/video/video-input.ts';
 import { HttpError, ok } from './http.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
 import { resolveFinetuneArg } from './finetune-input.ts';
@@ -46,8 +48,15 @@ function callerLeft(reply: FastifyReply): { signal: AbortSignal; dispose: () => 
  * and answer the job at once (async_mode true) or when it ended (false). Edit Video registers one
  * call per operation; the job keeps the call it came through.
  */
+/** An input of which only the first `used_seconds` are rendered (args.cut_inputs). */
+interface CutInput {
+  field: string;
+  seconds: number;
+  used_seconds: number;
+}
+
 export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
-  const { db, auth, engine, signer } = deps;
+  const { db, auth, engine, signer, provider } = deps;
   const sync = { ...DEFAULT_SYNC_WAIT, ...deps.syncWait };
   /** async_mode=false requests waiting, per user (this server's; each one holds a connection). */
   const waiting = new Map<string, number>();
@@ -67,6 +76,22 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     }
   }
 
+  /**
+   * A video or sound input longer than MAX_INPUT_SECONDS is cut to its first MAX_INPUT_SECONDS when
+   * rendered (contract §1); the job's args record it so the person sees why the result is shorter.
+   * The stored length is used when known, else the file is probed (a probe that fails says nothing).
+   */
+  async function inputCut(file: MediaFileRow, field: string): Promise<CutInput | null> {
+    const seconds =
+      file.duration_seconds ??
+      (await provider.probeMedia(engine.store.absolutePath(file)).then(
+        (probe) => probe.durationSeconds,
+        () => null,
+      ));
+    if (seconds === null || seconds <= MAX_INPUT_SECONDS) return null;
+    return { field, seconds: Math.round(seconds * 100) / 100, used_seconds: MAX_INPUT_SECONDS };
+  }
+
   async function createJob(
     tool: GenerationToolSpec,
     endpoint: string,
@@ -81,16 +106,23 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
     const inputs: StoredInput[] = [];
     const imageUrls: StoredImageRef[] = [];
+    const cutInputs: CutInput[] = [];
     for (const input of parsed.inputs) {
       const file = await resolveMediaLink(deps, user, input.link, input.field, { kind: input.media, required: true });
       if (!file) continue;
       inputs.push({ field: input.field, file_id: file.id });
+      if (input.media !== 'image') {
+        const cut = await inputCut(file, input.field);
+        if (cut) cutInputs.push(cut);
+      }
       // image_urls lists the pictures a job was made from; its videos and sounds are in inputs only.
       if (input.media !== 'image') continue;
       // Another user's picture (shared with a signed link) is kept as that link: answers never
       // sign a file its owner does not own, so the share ends when the link expires.
       imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: input.link });
     }
+    // Issue 17: the job says which inputs it uses only the first MAX_INPUT_SECONDS of.
+    if (cutInputs.length > 0) parsed.args.cut_inputs = cutInputs;
     if (takesFinetune(tool, parsed.model.value)) {
       const finetune = await resolveFinetuneArg(db, user, body, parsed.model);
       // The style travels in args so the render applies it; the public view's whitelist hides it.
