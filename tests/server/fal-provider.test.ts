@@ -175,7 +175,8 @@ describe('the catalogue offers only what fal can run', () => {
   });
 });
 
-describe('every tool of every page runs through fal', () => {
+// Each video is finished by WASM ffmpeg (GIF, thumbnail) on a 2-core machine: seconds each.
+describe('every tool of every page runs through fal', { timeout: 300_000 }, () => {
   it('image tools', async () => {
     const cases: [ToolSlug, string, FormFields][] = [
       ['text-to-image', 'image/text-2-image', { prompt: 'a lighthouse at dusk', aspect_ratio: '16:9' }],
@@ -222,6 +223,8 @@ describe('every tool of every page runs through fal', () => {
       ['edit-video', 'video/reframe', { video_url: video, prompt: 'a meadow', aspect_ratio: '16:9', option: 'LumaReframeVideo' }],
       ['video-effects', 'video/video-effects', { image_url: picture }],
       ['lip-sync', 'video/lip-sync', { image_url: picture, video_url: video, audio_url: audio }],
+      // Words instead of a sound: spoken by fal's text to speech first, then handed over as audio_url.
+      ['lip-sync', 'video/lip-sync', { image_url: picture, video_url: video, prompt: 'Hello there.', voice: 'Roger' }],
       ['replace-background-video', 'video/replace-background', { video_url: video, bg_image_url: picture, prompt: 'a beach' }],
       ['modify-video', 'video/modify', { video_url: video, image_url: picture, prompt: 'ink wash' }],
     ];
@@ -312,7 +315,7 @@ describe('every tool of every page runs through fal', () => {
   });
 });
 
-describe('the job lifecycle at fal', () => {
+describe('the job lifecycle at fal', { timeout: 120_000 }, () => {
   const model = (): string => activeModel('text-to-image').value;
 
   it('a cancel in Kinora cancels the request at fal and refunds the job once', async () => {

@@ -234,9 +234,16 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
     const stopped = (): boolean => Boolean(context?.signal?.aborted || context?.cancelled?.aborted);
     let remote = context?.recall(key);
     let resumed = remote !== undefined;
+    let input: Record<string, unknown>;
+    try {
+      input = call.input(request);
+    } catch (error) {
+      // The map refuses what the endpoint cannot take (a missing picture, an effect fal lacks).
+      throw new RenderRejectedError('failed', error instanceof Error ? error.message : 'The model cannot take this request.');
+    }
     const submit = async (): Promise<RemoteRequest> => {
       try {
-        const submitted = await client.queue.submit(call.endpoint, { input: call.input(request) });
+        const submitted = await client.queue.submit(call.endpoint, { input });
         const fresh = { endpoint: call.endpoint, requestId: submitted.request_id };
         await context?.remember(key, fresh);
         return fresh;
@@ -322,7 +329,9 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
 
   async function renderImage(request: ImageRenderRequest, context?: RenderContext) {
     // A story's scene picture composites its element pictures: the scene-image call of its model.
-    const key = request.tool === STORY_TOOLS.scene ? 'scene-image' : request.tool;
+    // A scene with no element pictures is drawn from its words alone (the edit endpoints need a picture).
+    const scene = request.tool === STORY_TOOLS.scene || request.tool === 'scene-image';
+    const key = scene ? (request.inputs.length > 0 ? 'scene-image' : 'text-to-image') : request.tool;
     const call = callFor(request.model, key);
     const data = await runChecked(
       call,
@@ -396,6 +405,31 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
     return [await local.finishDownloadedVideo(bytes, creationNames(request.logo), request.logo)];
   }
 
+  /**
+   * Lip sync from words: fal's lip-sync endpoints take a sound, so the words are spoken first by the
+   * text to speech model (its own call, stored like any other) and its file is handed over as audio_url.
+   */
+  async function spokenAudio(request: VideoEditRequest, context?: RenderContext): Promise<FalInputFile[]> {
+    const words = typeof request.args.prompt === 'string' ? request.args.prompt.trim() : '';
+    if (request.tool !== 'lip-sync' || words === '' || request.inputs.some((input) => input.field === 'audio_url')) return [];
+    const speech = await runChecked(
+      callFor('Text2Speech', 'text-to-speech'),
+      {
+        tool: 'text-to-speech',
+        model: 'Text2Speech',
+        prompt: words,
+        args: typeof request.args.voice === 'string' ? { voice: request.args.voice } : {},
+        files: [],
+        seed: falSeed(request.seed),
+      },
+      context,
+      'speech',
+    );
+    const url = outputUrl(speech, 'audio');
+    if (!url) throw new RenderRejectedError('failed', 'The words could not be spoken.');
+    return [{ field: 'audio_url', url, contentType: 'audio/mpeg' }];
+  }
+
   async function editVideo(request: VideoEditRequest, context?: RenderContext): Promise<RenderedVideo> {
     if (LOCAL_OPERATIONS.has(request.model)) return local.editVideo(request);
     const call = callFor(request.model, request.tool);
@@ -406,7 +440,7 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
         model: request.model,
         prompt: typeof request.args.prompt === 'string' ? request.args.prompt : '',
         args: request.args,
-        files: await filesFor(request.inputs),
+        files: [...(await filesFor(request.inputs)), ...(await spokenAudio(request, context))],
         seed: falSeed(request.seed),
         aspectRatio: typeof request.args.aspect_ratio === 'string' && request.args.aspect_ratio !== 'Origin' ? request.args.aspect_ratio : undefined,
       },
