@@ -45,8 +45,8 @@ export async function readCodeFromMailbox(page: Page, email: string, kind: MailK
   }
 }
 
-async function appClientId(): Promise<string> {
-  const file = path.join(E2E_DATA_DIR, 'cognito', '.cognito', 'db', 'clients.json');
+async function appClientId(dataDir = E2E_DATA_DIR): Promise<string> {
+  const file = path.join(dataDir, 'cognito', '.cognito', 'db', 'clients.json');
   const { Clients } = JSON.parse(await readFile(file, 'utf8')) as { Clients: Record<string, { ClientId: string; ClientName: string }> };
   const client = Object.values(Clients).find((entry) => entry.ClientName === 'kinora-web');
   if (!client) throw new Error(`no kinora-web app client in ${file}`);
@@ -67,9 +67,12 @@ async function cognito<T = Record<string, unknown>>(request: APIRequestContext, 
  * Set-up for the tests that are not about signing up: an account made through the same /cognito
  * front the app uses (sign-up, the mailbox's code, confirmation, e-mail verification, a handle).
  */
-export async function createAccount(request: APIRequestContext, options: { prefix: string; handle?: string }): Promise<{ email: string; handle?: string }> {
+export async function createAccount(
+  request: APIRequestContext,
+  options: { prefix: string; handle?: string; /** Another stack's data folder (a test that starts its own stack). */ dataDir?: string },
+): Promise<{ email: string; handle?: string }> {
   const email = freshEmail(options.prefix);
-  const ClientId = await appClientId();
+  const ClientId = await appClientId(options.dataDir);
   await cognito(request, 'SignUp', { ClientId, Username: email, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
   const signUpCode = await mailboxCode(request, email, 'Sign-up confirmation');
   await cognito(request, 'ConfirmSignUp', { ClientId, Username: email, ConfirmationCode: signUpCode });
