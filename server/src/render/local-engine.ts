@@ -41,10 +41,12 @@ function requestedSeconds(request: AudioRenderRequest, fallback: number, max: nu
   return seconds;
 }
 
-async function renderAudioSamples(request: AudioRenderRequest, max: number): Promise<{ samples: Float32Array; name: string }> {
+type Speak = (text: string, voice: string | undefined) => Promise<Float32Array>;
+
+async function renderAudioSamples(request: AudioRenderRequest, max: number, speak: Speak = synthesiseSpeech): Promise<{ samples: Float32Array; name: string }> {
   switch (request.tool) {
     case 'text-to-speech':
-      return { samples: await synthesiseSpeech(request.prompt, request.voice), name: 'speech.wav' };
+      return { samples: await speak(request.prompt, request.voice), name: 'speech.wav' };
     case 'text-to-audio':
       return {
         samples: synthesiseEffect(request.prompt, requestedSeconds(request, SOUND_EFFECT_DURATION_DEFAULT, max), request.seed + request.model),
@@ -89,7 +91,10 @@ export function createLocalRenderEngine(options: LocalRenderEngineOptions = {}):
     probeBuffer: (data) => videoWorkers.run({ op: 'probeBytes', data }),
 
     async renderAudio(request): Promise<RenderedAudio> {
-      const { samples, name } = await renderAudioSamples(request, maxAudioSeconds);
+      // eSpeak NG (WASM) blocks its thread for up to a second: it speaks on a video worker, so
+      // the server's event loop keeps answering status polls meanwhile.
+      const speak: Speak = (text, voice) => videoWorkers.run({ op: 'speech', text, voice });
+      const { samples, name } = await renderAudioSamples(request, maxAudioSeconds, speak);
       return {
         audio: { name, contentType: 'audio/wav', data: encodeWav(samples) },
         durationSeconds: samples.length / WAV_SAMPLE_RATE,

@@ -1,6 +1,7 @@
 import type { MediaProbe, RenderedVideo, VideoConcatRequest, VideoEditRequest, VideoRenderRequest } from '../provider.ts';
 import { concatVideos } from './concat.ts';
 import { renderCreationVideo } from './creation.ts';
+import { synthesiseSpeech } from '../audio-synth.ts';
 import { finishDownloadedVideo } from './downloaded.ts';
 import { editVideo } from './edits.ts';
 import type { FileNames } from './finish.ts';
@@ -18,7 +19,8 @@ export type VideoTask =
   | { op: 'concatVideos'; request: VideoConcatRequest }
   | { op: 'probeMedia'; path: string }
   | { op: 'finishDownloaded'; data: Uint8Array; names: FileNames; logo: boolean }
-  | { op: 'probeBytes'; data: Uint8Array };
+  | { op: 'probeBytes'; data: Uint8Array }
+  | { op: 'speech'; text: string; voice: string | undefined };
 
 export interface VideoTaskResults {
   renderVideo: RenderedVideo;
@@ -27,6 +29,7 @@ export interface VideoTaskResults {
   probeMedia: MediaProbe;
   finishDownloaded: RenderedVideo;
   probeBytes: MediaProbe;
+  speech: Float32Array;
 }
 
 export async function runVideoTask(task: VideoTask): Promise<VideoTaskResults[VideoTask['op']]> {
@@ -45,6 +48,8 @@ export async function runVideoTask(task: VideoTask): Promise<VideoTaskResults[Vi
       const { durationSeconds, width, height, hasAudio } = await probeBytes(task.data, 'input');
       return { durationSeconds, hasAudio, ...(width !== undefined && height !== undefined ? { width, height } : {}) };
     }
+    case 'speech':
+      return synthesiseSpeech(task.text, task.voice);
     case 'finishDownloaded':
       return finishDownloadedVideo(task.data, task.names, task.logo);
     default: {

@@ -125,7 +125,9 @@ export class VideoWorkerPool {
     const worker = this.idleWorkers.pop() ?? new VideoWorker((gone) => this.forget(gone));
     try {
       const value = await worker.run(this.nextId++, task);
-      return (task.op === 'probeMedia' || task.op === 'probeBytes' ? value : reviveVideo(value as RenderedVideo)) as VideoTaskResults[Op];
+      // Only the tasks that answer a video carry Buffers to revive; probes and speech samples cross as they are.
+      const plain = task.op === 'probeMedia' || task.op === 'probeBytes' || task.op === 'speech';
+      return (plain ? value : reviveVideo(value as RenderedVideo)) as VideoTaskResults[Op];
     } finally {
       if (worker.alive) this.idleWorkers.push(worker);
       this.release();
