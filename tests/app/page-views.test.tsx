@@ -14,10 +14,12 @@ describe('page views', () => {
     await waitFor(() => expect(views).toEqual(['/']));
 
     const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    // The menu's groups are folded on the home page (issue 17).
+    await userEvent.click(within(menu).getByRole('button', { name: 'AI Audio tools' }));
     await userEvent.click(within(menu).getByRole('link', { name: 'Text to Music' }));
-    await screen.findByRole('heading', { level: 1, name: 'Text to Music' });
+    await screen.findByRole('heading', { level: 1, name: 'Text to Music' }, { timeout: 10_000 });
     await userEvent.click(within(menu).getByRole('link', { name: 'AI Production' }));
-    await screen.findByRole('heading', { level: 1, name: 'AI Production' });
+    await screen.findByRole('heading', { level: 1, name: 'AI Production' }, { timeout: 10_000 });
 
     expect(views).toEqual(['/', '/ai-audio/text-to-music', '/ai-production/']);
   });

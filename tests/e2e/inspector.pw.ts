@@ -37,7 +37,8 @@ test('inspect a generation job live, export its log, load it back and replay it'
   await expect(diagram(page)).toBeVisible({ timeout: 30_000 });
   await expect(diagram(page).getByText('always [and(isResume, isHidden)]')).toBeVisible();
 
-  // In-app navigation keeps the page (and its inspection log).
+  // In-app navigation keeps the page (and its inspection log). The menu's groups are folded here (issue 17).
+  await page.getByRole('button', { name: 'AI Image tools' }).click();
   await page.getByRole('link', { name: 'Text to Image' }).first().click();
   await page.getByRole('textbox', { name: 'Prompt' }).fill('a red lantern in the fog');
   await page.getByRole('button', { name: 'Generate' }).click();

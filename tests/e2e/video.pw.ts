@@ -94,7 +94,8 @@ test('a parallax batch album is created, its script board written and its videos
   await signInAs(page, email);
 
   await page.goto('/ai-video/');
-  await page.getByRole('link', { name: 'Albums' }).click();
+  // The group page's link (the menu, with AI Video unfolded, has one too).
+  await page.getByRole('main').getByRole('link', { name: 'Albums' }).click();
   await expect(page.getByRole('heading', { name: 'Albums', level: 1 })).toBeVisible();
   await page.getByRole('textbox', { name: 'Title' }).fill('Summer trip');
   await page.getByRole('radio', { name: 'Parallax batch' }).check();

@@ -98,7 +98,8 @@ describe('an album', () => {
     await signedInAs(carol);
     renderApp(`/ai-video/albums/${album.id}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Holiday' }, PAGE_LOAD)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Albums' })).toHaveAttribute('href', '/ai-video/albums');
+    // The page's own link back (the menu, with AI Video unfolded, has one too).
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Albums' })).toHaveAttribute('href', '/ai-video/albums');
     expect(screen.getByRole('img', { name: 'Picture 2' })).toHaveAttribute('src', album.image_urls[1]);
     expect(generate()).toBeDisabled();
     expect(screen.getByText('Write a script board first.')).toBeInTheDocument();
