@@ -86,7 +86,7 @@ describe('public calls (SPEC §6: no Authorization)', () => {
   it('POST users/contact-us answers 400 with a readable detail for an invalid body', async () => {
     const answer = await callApi(server, 'users/contact-us', {
       method: 'POST',
-      json: { name: '', email: 'not-an-email', message: 'Hi' },
+      json: { name: '', email: 'not-an-email', message: 'Hello there, Kinora.' },
     });
     expect(answer.status).toBe(400);
     expect(answer.body?.detail).toMatch(/^Request body is invalid: /);
