@@ -9,6 +9,8 @@ import type { StoryPartState } from '../lib/story';
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 const credits = (count: number): string => plural(count, 'credit', 'credits');
 const seconds = (count: number): string => `${count} s`;
+/** "a character", "an object" (the element kinds' words sound as they are spelled). */
+const withArticle = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 
 /** The words for a counted part ("3 pictures", "1 video"). */
 const PART_NOUNS = {
@@ -49,7 +51,8 @@ export const STORY_TEXTS = {
 
   /** A generated part's state, as its badge says it. */
   partState: {
-    missing: 'Missing',
+    // Never made: the card's button says "Make", not "Regenerate", beside it.
+    missing: 'Not made yet',
     running: 'Making…',
     ready: 'Ready',
     failed: 'Failed',
@@ -67,6 +70,9 @@ export const STORY_TEXTS = {
   soundCost: (total: number): string => `1 sound × ${credits(total)} = ${credits(total)}`,
   balance: (balance: number | null): string => (balance === null ? '' : ` · you have ${balance}`),
   nothingToMake: (part: keyof typeof PART_NOUNS): string => `Every ${PART_NOUNS[part][0]} is made and up to date.`,
+  /** Said instead while the only parts left are still being made (beside Cancel). */
+  beingMade: (part: keyof typeof PART_NOUNS, count: number): string =>
+    `${count === 1 ? `1 ${PART_NOUNS[part][0]} is` : `${count} ${PART_NOUNS[part][1]} are`} being made.`,
   notEnoughCredits: (cost: number, balance: number | null): string =>
     `Not enough credits: this step costs ${cost} credits and you have ${balance ?? 0}.`,
   busy: 'Wait for the current work to finish.',
@@ -131,8 +137,10 @@ export const STORY_TEXTS = {
     noPicture: 'No picture yet',
     regenerate: 'Regenerate',
     regenerateLabel: (name: string): string => `Regenerate the picture of ${name}`,
+    makeOne: 'Make',
+    makeOneLabel: (name: string): string => `Make the picture of ${name}`,
     remove: (name: string): string => `Remove ${name}`,
-    add: (kind: string): string => `Add a ${kind.toLowerCase()}`,
+    add: (kind: string): string => `Add ${withArticle(kind.toLowerCase())}`,
     imageModel: 'Picture model',
     modelOption: (label: string, cost: number): string => `${label} · ${credits(cost)} a picture`,
     make: 'Make pictures',
@@ -145,6 +153,8 @@ export const STORY_TEXTS = {
     pictureAlt: (number: number): string => `Picture of scene ${number}`,
     regenerate: 'Regenerate',
     regenerateLabel: (number: number): string => `Regenerate the picture of scene ${number}`,
+    makeOne: 'Make',
+    makeOneLabel: (number: number): string => `Make the picture of scene ${number}`,
     make: 'Make scene pictures',
     noPicture: 'No picture yet',
   },
@@ -157,6 +167,8 @@ export const STORY_TEXTS = {
     videoLabel: (number: number): string => `Video of scene ${number}`,
     regenerate: 'Regenerate video',
     regenerateLabel: (number: number): string => `Regenerate the video of scene ${number}`,
+    makeOne: 'Make video',
+    makeOneLabel: (number: number): string => `Make the video of scene ${number}`,
     videoModel: 'Motion model',
     modelOption: (label: string, cost: number): string => `${label} · ${credits(cost)} a video`,
     make: 'Make videos',

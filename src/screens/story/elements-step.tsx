@@ -79,11 +79,11 @@ function ElementCard({ element, state, aspectRatio, editable }: ElementCardProps
           <Button
             variant="light"
             size="xs"
-            aria-label={TEXTS.regenerateLabel(name)}
+            aria-label={state === 'missing' ? TEXTS.makeOneLabel(name) : TEXTS.regenerateLabel(name)}
             disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'elements', ids: [element.id] })}
           >
-            {TEXTS.regenerate}
+            {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}
           </Button>
           <Button
             variant="subtle"

@@ -47,11 +47,11 @@ function ScenePictureCard({ scene, number, state, elements, aspectRatio }: Scene
           <Button
             variant="light"
             size="xs"
-            aria-label={TEXTS.regenerateLabel(number)}
+            aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
             disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'scenes', ids: [scene.id] })}
           >
-            {TEXTS.regenerate}
+            {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}
           </Button>
         </Group>
       </Stack>

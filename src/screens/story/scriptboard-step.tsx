@@ -54,11 +54,11 @@ function TimelineClip({ scene, number, state, aspectRatio }: ClipProps) {
           <Button
             variant="light"
             size="compact-xs"
-            aria-label={TEXTS.regenerateLabel(number)}
+            aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
             disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'videos', ids: [scene.id] })}
           >
-            {TEXTS.regenerate}
+            {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}
           </Button>
         </Group>
       </Stack>

@@ -25,7 +25,9 @@ export function usePaidPart(part: PaidPart) {
   const can = StoryActorContext.useSelector(selectCan);
   const running = view?.running[part] ?? 0;
   const busy = view?.busy ?? null;
-  const reason = paidReason({ can, count: cost.count, affordable: cost.affordable, total: cost.total, balance, nothing: STORY_TEXTS.nothingToMake(part), busy: busy !== null });
+  // Nothing left to start: either every part is made, or the rest are still being made (Cancel shows beside it then).
+  const nothing = running > 0 ? STORY_TEXTS.beingMade(part, running) : STORY_TEXTS.nothingToMake(part);
+  const reason = paidReason({ can, count: cost.count, affordable: cost.affordable, total: cost.total, balance, nothing, busy: busy !== null });
   return {
     cost: cost.count > 0 ? `${STORY_TEXTS.cost(part, cost.count, cost.each, cost.total)}${STORY_TEXTS.balance(balance)}` : null,
     reason,

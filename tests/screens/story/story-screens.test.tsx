@@ -106,7 +106,14 @@ describe('a story', () => {
     await signedInAs(carol);
     renderApp(`/ai-production/ai-story/${story.id}`);
     const mara = await screen.findByRole('region', { name: 'Mara' }, PAGE_LOAD);
-    expect(within(mara).getByText('Missing')).toBeInTheDocument();
+    // Never made: the badge and the card's button agree.
+    expect(within(mara).getByText('Not made yet')).toBeInTheDocument();
+    expect(within(mara).queryByText('Missing')).not.toBeInTheDocument();
+    expect(within(mara).getByRole('button', { name: 'Make the picture of Mara' })).toHaveTextContent(/^Make$/);
+    expect(within(mara).queryByRole('button', { name: /Regenerate/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add a character' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add a place' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add an object' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('story-elements-cost')).toHaveTextContent('2 pictures × 4 credits = 8 credits · you have 100'));
     expect(step(/Scenes/)).toHaveAttribute('aria-disabled', 'true');
 
@@ -117,10 +124,15 @@ describe('a story', () => {
     expect(await within(mara).findByRole('progressbar', { name: 'Picture of Mara progress' })).toBeInTheDocument();
     expect(within(mara).getByText('Making…')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    // Beside Cancel, what is true now: the pictures are being made, not made.
+    expect(screen.getByText('2 pictures are being made.')).toBeInTheDocument();
+    expect(screen.queryByText('Every picture is made and up to date.')).not.toBeInTheDocument();
     const picture = await within(mara).findByRole('img', { name: 'Picture of Mara' }, SLOW);
     expect(picture.getAttribute('src')).toContain('-thumbnail.jpg');
     await waitFor(() => expect(within(mara).getByText('Ready')).toBeInTheDocument(), SLOW);
     await waitFor(() => expect(step(/Scenes/)).not.toHaveAttribute('aria-disabled'), SLOW);
+    await waitFor(() => expect(screen.getByText('Every picture is made and up to date.')).toBeInTheDocument(), SLOW);
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
 
     // A changed description makes the picture stale, shown and kept; only it is made again.
     await user.type(within(mara).getByRole('textbox', { name: 'Description' }), ' with a red coat');
