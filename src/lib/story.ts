@@ -1,6 +1,6 @@
 import { ASSET_TOOLS, IMAGE_MODEL_OPTIONS, optionsForTool, type ModelOption } from '../config/asset-tools';
 import { MOTION_MODELS, type VideoMotionModel } from '../config/motion-models';
-import { STORY_AUDIO_MODELS, STORY_STYLES, shotCamera, type StoryAudioKind } from '../config/story';
+import { STORY_AUDIO_MODELS, STORY_AUDIO_TEXT_MAX, STORY_STYLES, shotCamera, type StoryAudioKind } from '../config/story';
 
 /**
  * Shared by the web app and the local server (relative imports): what each generated part of a
@@ -92,6 +92,38 @@ export function audioSource(audio: Pick<StoryAudio, 'kind' | 'text' | 'voice'>):
 /** The final film depends on the videos it joins (in order) and the sound under it. */
 export function storyConcatSource(videoMediaIds: readonly string[], audioMediaId: string | null): string {
   return fingerprint(['concat', [...videoMediaIds], audioMediaId]);
+}
+
+/** A text cut to `max` characters at a word, with "…" (the storyboard writer's and the narration's limit). */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** The narration a storyboard is written with: its scenes' words read in order. */
+export const scenesNarration = (scenes: readonly Pick<StoryScene, 'text'>[]): string =>
+  clipText(scenes.map((scene) => scene.text.trim()).join(' '), STORY_AUDIO_TEXT_MAX);
+
+/**
+ * The narration once the scenes changed from `before` to `after`, so that it never keeps a scene's
+ * old words (and its sound goes stale with them): a narration that still reads the scenes word for
+ * word follows them (added, removed and moved scenes too); in one the person rewrote, a changed
+ * scene's old words are replaced where they appear. Music and no sound are left as they are.
+ */
+export function narrationAfter(before: Pick<Storyboard, 'scenes'>, after: Pick<Storyboard, 'scenes' | 'audio'>): string {
+  const { audio } = after;
+  if (audio.kind !== 'speech') return audio.text;
+  if (audio.text === scenesNarration(before.scenes)) return scenesNarration(after.scenes);
+  let text = audio.text;
+  for (const scene of after.scenes) {
+    const from = before.scenes.find((candidate) => candidate.id === scene.id)?.text.trim() ?? '';
+    const to = scene.text.trim();
+    const at = from === '' || from === to ? -1 : text.indexOf(from);
+    if (at >= 0) text = `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
+  }
+  return text === audio.text ? text : clipText(text, STORY_AUDIO_TEXT_MAX);
 }
 
 /** The prompt an element's picture is drawn from. */

@@ -37,11 +37,15 @@ export interface SaveStoryFields {
   style?: string;
   /** Write the storyboard again from the idea (its scenes and elements are replaced). */
   rewrite?: boolean;
+  /** The revision (Story.revision) the storyboard sent was edited from: refused (412) when the story's board changed since. */
+  revision?: string;
 }
 
 export interface PaidCallOptions extends CallOptions {
   /** One per click; every retry of it sends the same key. */
   idempotencyKey: string;
+  /** The revision the storyboard sent was edited from (refused with 412 when the board changed since); '' = not checked. */
+  revision?: string;
 }
 
 const storyPath = (id: string): string => `story/${encodeURIComponent(id)}`;
@@ -78,14 +82,17 @@ export const generateStoryPart = (
   ids: readonly string[] | undefined,
   options: PaidCallOptions,
 ): Promise<Story> =>
-  apiPostMultipart(`${storyPath(id)}/${part}`, { storyboard, ids: ids && ids.length > 0 ? ids : undefined }, storySchema, {
+  apiPostMultipart(`${storyPath(id)}/${part}`, { storyboard, ids: ids && ids.length > 0 ? ids : undefined, revision: options.revision || undefined }, storySchema, {
     idempotencyKey: options.idempotencyKey,
     signal: options.signal,
   });
 
 /** POST story/{id}/audio (Kinora's), multipart storyboard (JSON): makes the scriptboard's sound as the storyboard describes it. Paid. */
 export const generateStoryAudio = (id: string, storyboard: Storyboard, options: PaidCallOptions): Promise<Story> =>
-  apiPostMultipart(`${storyPath(id)}/audio`, { storyboard }, storySchema, { idempotencyKey: options.idempotencyKey, signal: options.signal });
+  apiPostMultipart(`${storyPath(id)}/audio`, { storyboard, revision: options.revision || undefined }, storySchema, {
+    idempotencyKey: options.idempotencyKey,
+    signal: options.signal,
+  });
 
 /** POST story/{id}/concat, multipart concat_video_urls[] + audio_urls[]: the free job joining the videos into one film. */
 export const concatStory = (id: string, videoUrls: readonly string[], audioUrls: readonly string[], options: CallOptions = {}): Promise<Story> =>

@@ -85,6 +85,8 @@ const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
 };
 
 const errors = [networkError(), httpError(404, 'Failed to find a Story with this id'), httpError(400, 'Nope')];
+/** A board edited from an older revision (another tab saved one since): only the calls that send the board are refused so. */
+const staleBoard = httpError(412, 'This storyboard was changed in another tab or window since you opened it.');
 
 /** The answers of every call running now: invoked by a state or spawned (the save, the poll). */
 const actorEvents = (snapshot: Snapshot): Event[] =>
@@ -93,6 +95,7 @@ const actorEvents = (snapshot: Snapshot): Event[] =>
     return [
       ...outputsFor(src, snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })),
       ...errors.map((error) => ({ type: `xstate.error.actor.${id}`, error })),
+      ...(src === 'saveStory' || src === 'generate' ? [{ type: `xstate.error.actor.${id}`, error: staleBoard }] : []),
     ] as unknown as Event[];
   });
 
@@ -158,7 +161,8 @@ const serializeState = (snapshot: Snapshot): string => {
     states: states ? [shape(states.elements), shape(states.sceneImages), shape(states.sceneVideos), shape({ audio: states.audio })] : null,
     concat: context.story?.concat ? classifyStatus(context.story.concat.status) : null,
     dirty: isDirty(context),
-    children: Object.keys(snapshot.children).filter((id) => id === 'save' || id === 'poll').sort(),
+    children: Object.keys(snapshot.children).filter((id) => id === 'save' || id === 'poll' || id === 'merge').sort(),
+    notice: context.notice !== null,
     retry: generating ? context.retryAttempt : null,
     rich: (context.credit ?? 0) >= 100,
   });
@@ -179,6 +183,7 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
       : []),
     ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
     ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
+    ...(context.notice !== null ? [{ type: 'notice.dismiss' } as const] : []),
     ...(isDirty(context) && !children.save ? [{ type: 'save.flush' } as const] : []),
     ...(live && !children.poll && !context.hidden ? [{ type: 'poll.tick' } as const] : []),
     ...(children.poll ? [{ type: 'poll.timeout' } as const] : []),

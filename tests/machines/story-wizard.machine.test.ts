@@ -40,7 +40,7 @@ interface StoryServer {
   poll: Mock<(id: string) => Promise<Story>>;
   create: Mock<(fields: CreateStoryFields) => Promise<Story>>;
   save: Mock<(id: string, fields: SaveStoryFields) => Promise<Story>>;
-  generate: Mock<(id: string, part: StoryRequestPart, board: Storyboard, ids: string[], key: string) => Promise<Story>>;
+  generate: Mock<(id: string, part: StoryRequestPart, board: Storyboard, ids: string[], key: string, revision: string) => Promise<Story>>;
   concat: Mock<(id: string, videoUrls: string[], audioUrls: string[]) => Promise<Story>>;
   cancel: Mock<(id: string, part: StoryPart) => Promise<Story>>;
 }
@@ -77,8 +77,8 @@ const machineFor = (calls: StoryServer) =>
       pollStory: fromPromise<Story, { id: string }>(({ input }) => calls.poll(input.id)),
       createStory: fromPromise<Story, CreateStoryFields>(({ input }) => calls.create(input)),
       saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input }) => calls.save(input.id, input.fields)),
-      generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string }>(({ input }) =>
-        calls.generate(input.id, input.part, input.board, input.ids, input.idempotencyKey),
+      generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
+        ({ input }) => calls.generate(input.id, input.part, input.board, input.ids, input.idempotencyKey, input.revision),
       ),
       concat: fromPromise<Story, { id: string; videoUrls: string[]; audioUrls: string[] }>(({ input }) =>
         calls.concat(input.id, input.videoUrls, input.audioUrls),
@@ -403,6 +403,76 @@ describe('editing', () => {
   });
 });
 
+describe('two tabs editing one story (issue 17)', () => {
+  it('sends the revision its board was edited from; refused (412), it reads the story again, merges both tabs\' edits, saves and says so', async () => {
+    const { actor } = await resume(NEW_BOARD);
+    // The other tab changed scene 2's words and the title meanwhile (a new revision).
+    const board = NEW_BOARD.storyboard;
+    const theirs = buildStory({
+      revision: 'rev-2',
+      storyboard: { ...board, title: 'Their title', scenes: board.scenes.map((scene) => (scene.id === 'scene-2' ? { ...scene, text: 'The storm breaks.' } : scene)) },
+    });
+    server.save.mockRejectedValueOnce(httpError(412, 'This storyboard was changed in another tab or window since you opened it.'));
+    server.poll.mockResolvedValue(theirs);
+    actor.send({ type: 'scene.change', sceneId: 'scene-1', changes: { shot: 'aerial' } });
+    await vi.advanceTimersByTimeAsync(STORY_SAVE_DEBOUNCE_MS);
+    expect(server.save).toHaveBeenNthCalledWith(1, 'story-1', { storyboard: expect.objectContaining({ title: 'The keeper' }), revision: 'rev-1' });
+    await flush();
+    await flush();
+    // Saved again at once from their revision, with both tabs' edits.
+    expect(server.save).toHaveBeenCalledTimes(2);
+    const [, fields] = server.save.mock.calls[1]!;
+    expect(fields.revision).toBe('rev-2');
+    expect(fields.storyboard).toMatchObject({
+      title: 'Their title',
+      scenes: [
+        { id: 'scene-1', shot: 'aerial', text: 'Mara climbs the lighthouse.' },
+        { id: 'scene-2', text: 'The storm breaks.' },
+      ],
+    });
+    expect(view(actor).board.scenes.map((scene) => scene.shot)).toEqual(['aerial', 'close-up']);
+    expect(view(actor).notice).toBe('This story was changed in another tab or window meanwhile. Your edits were added to those changes and saved.');
+    expect(view(actor).error).toBeNull();
+    actor.send({ type: 'notice.dismiss' });
+    expect(view(actor).notice).toBeNull();
+  });
+
+  it('keeps this tab\'s words where both tabs changed the same thing, and says so', async () => {
+    const { actor } = await resume(NEW_BOARD);
+    const board = NEW_BOARD.storyboard;
+    const theirs = buildStory({ revision: 'rev-2', storyboard: { ...board, title: 'Their title' } });
+    server.save.mockRejectedValueOnce(httpError(412, 'Changed elsewhere.'));
+    server.poll.mockResolvedValue(theirs);
+    actor.send({ type: 'board.settings', changes: { title: 'My title' } });
+    await vi.advanceTimersByTimeAsync(STORY_SAVE_DEBOUNCE_MS);
+    await flush();
+    await flush();
+    expect(server.save.mock.calls[1]?.[1]).toMatchObject({ storyboard: { title: 'My title' }, revision: 'rev-2' });
+    expect(view(actor).notice).toContain('where both changed the same thing, your version was kept');
+  });
+
+  it('a paid call refused as stale (412) shows why and merges the newer board, so the next click is sent from it', async () => {
+    const { actor } = await resume(NEW_BOARD);
+    actor.send({ type: 'step.next' });
+    await flush();
+    const theirs = buildStory({ revision: 'rev-2', storyboard: { ...NEW_BOARD.storyboard, title: 'Their title' } });
+    server.generate.mockRejectedValueOnce(httpError(412, 'This storyboard was changed in another tab or window since you opened it.'));
+    server.poll.mockResolvedValue(theirs);
+    actor.send({ type: 'part.generate', part: 'elements' });
+    await flush();
+    expect(server.generate.mock.calls[0]?.[5]).toBe('rev-1');
+    expect(view(actor).error).toBe('This storyboard was changed in another tab or window since you opened it.');
+    await flush();
+    expect(view(actor).board.title).toBe('Their title');
+    // Nothing of this tab's to add: nothing saved, the newer board taken as it is.
+    expect(server.save).not.toHaveBeenCalledWith('story-1', expect.objectContaining({ storyboard: expect.anything() }));
+    server.generate.mockResolvedValueOnce(withElements(theirs, 'running'));
+    actor.send({ type: 'part.generate', part: 'elements' });
+    await flush();
+    expect(server.generate.mock.calls[1]?.[5]).toBe('rev-2');
+  });
+});
+
 describe('making parts (SPEC §6 credit check first)', () => {
   it('makes every element picture needed, with the board and a fresh key, then polls', async () => {
     const { actor, emitted } = await resume({ ...NEW_BOARD, step: 'elements' });
@@ -621,6 +691,62 @@ describe('joining the film', () => {
     expect(wizard(actor)).toBe('scriptboard');
     expect(view(actor).error).toBe('The render engine failed.');
     expect(selectFinalFilm(actor.getSnapshot())).toMatchObject({ state: 'failed', error: 'The render engine failed.' });
+  });
+
+  it('takes a person who went back a step while the film was joined to the film once it is made', async () => {
+    const joining = withFilm(VIDEOS_MADE, 'running');
+    const { actor } = await resume(joining);
+    expect(wizard(actor)).toBe('concatenating');
+    actor.send({ type: 'step.goto', step: 'scenes' });
+    expect(wizard(actor)).toBe('scenes');
+    // Still joining: they stay where they went, and the join is still followed.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(wizard(actor)).toBe('scenes');
+    server.poll.mockResolvedValue(withFilm(VIDEOS_MADE, 'done'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(wizard(actor)).toBe('done');
+    expect(selectFinalFilm(actor.getSnapshot()).state).toBe('ready');
+    await vi.advanceTimersByTimeAsync(STORY_SAVE_DEBOUNCE_MS);
+    expect(server.save).toHaveBeenLastCalledWith('story-1', { step: 'done' });
+  });
+
+  it('waits for a paid call the person started meanwhile before taking them to the film', async () => {
+    const joining = withFilm(withScenes(ELEMENTS_MADE), 'running');
+    const { actor } = await resume({ ...joining, step: 'scriptboard' });
+    expect(wizard(actor)).toBe('concatenating');
+    actor.send({ type: 'step.goto', step: 'elements' });
+    let answer: (story: Story) => void = () => {};
+    server.generate.mockImplementation(() => new Promise<Story>((resolve) => (answer = resolve)));
+    actor.send({ type: 'part.generate', part: 'elements', ids: ['el-1'] });
+    await flush();
+    expect(at(actor, 'elements.generating.submitting')).toBe(true);
+    server.poll.mockResolvedValue(withFilm(withScenes(ELEMENTS_MADE), 'done'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(at(actor, 'elements.generating.submitting')).toBe(true);
+    answer(withFilm(withScenes(ELEMENTS_MADE), 'done'));
+    await flush();
+    expect(wizard(actor)).toBe('done');
+  });
+
+  it('tells a person who went back why a followed join failed, and leaves them where they are', async () => {
+    const joining = withFilm(VIDEOS_MADE, 'running');
+    const { actor } = await resume(joining);
+    actor.send({ type: 'step.goto', step: 'storyboard' });
+    server.poll.mockResolvedValue(withJobs(joining, { 'film-1': 'failed' }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(wizard(actor)).toBe('storyboard');
+    expect(view(actor).error).toBe('The render engine failed.');
+  });
+
+  it('does not take a person to the film of a join they cancelled', async () => {
+    const joining = withFilm(VIDEOS_MADE, 'running');
+    const { actor } = await resume(joining);
+    actor.send({ type: 'step.goto', step: 'scenes' });
+    server.cancel.mockResolvedValue(withJobs(joining, { 'film-1': 'failed' }));
+    actor.send({ type: 'part.cancel', part: 'concat' });
+    await flush();
+    expect(wizard(actor)).toBe('scenes');
+    expect(view(actor).error).toBeNull();
   });
 
   it('shows the refusal of a join (409) on the scriptboard', async () => {

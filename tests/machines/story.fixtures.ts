@@ -53,6 +53,7 @@ export function buildStory(overrides: Partial<Story> = {}): Story {
     image_urls: [],
     step: 'storyboard',
     storyboard: buildBoard(),
+    revision: 'rev-1',
     media: {},
     concat: null,
     concat_source: '',

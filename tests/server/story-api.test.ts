@@ -224,6 +224,65 @@ describe('saving edits', () => {
   });
 });
 
+describe('two tabs editing one story (issue 17)', () => {
+  it('answers a revision that changes with the storyboard and refuses (412) a save from an older one, keeping the newer board', async () => {
+    const story = await createStory(owner);
+    expect(story.revision).toMatch(/^[0-9a-f]{14}$/);
+    // A step-only save leaves the board and its revision as they are.
+    const moved = asStory(await save(owner, story, { step: 'elements' }));
+    expect(moved.revision).toBe(story.revision);
+
+    // Tab A saves a changed title from the revision it loaded: accepted, a new revision.
+    const tabA = { ...story.storyboard, title: 'Tab A title' };
+    const first = await save(owner, story, { storyboard: tabA, revision: story.revision });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const afterA = asStory(first);
+    expect(afterA.revision).not.toBe(story.revision);
+
+    // Tab B, still on the first revision, would replace it: refused with a message saying why.
+    const tabB = { ...story.storyboard, scenes: story.storyboard.scenes.map((scene, index) => (index === 0 ? { ...scene, shot: 'aerial' as const } : scene)) };
+    const stale = await save(owner, story, { storyboard: tabB, revision: story.revision });
+    expect([stale.status, stale.body?.detail]).toEqual([
+      412,
+      'This storyboard was changed in another tab or window since you opened it: load the story again to see those changes.',
+    ]);
+    const stored = asStory(await callApi(server, `story/${story.id}`, { token: owner.accessToken }));
+    expect(stored.storyboard.title).toBe('Tab A title');
+    expect(stored.revision).toBe(afterA.revision);
+
+    // Saved again from the newer revision (merged), it is taken.
+    const merged = await save(owner, story, { storyboard: { ...tabB, title: 'Tab A title' }, revision: afterA.revision });
+    expect(merged.status).toBe(200);
+    expect(asStory(merged).storyboard).toMatchObject({ title: 'Tab A title', scenes: [{ shot: 'aerial' }] });
+
+    // A paid call sent from an older revision is refused before anything is made or charged.
+    const before = await balanceOf(server, owner.sub);
+    const paid = await generate(owner, story, 'elements', { revision: story.revision });
+    expect(paid.status).toBe(412);
+    expect(await balanceOf(server, owner.sub)).toBe(before);
+    expect(await mediaOfStory(story.id)).toEqual([]);
+  });
+});
+
+describe('the narration follows the scenes (issue 17)', () => {
+  it('takes a changed scene\'s new words when the board is saved with the narration as it was, so the sound made from the old ones is stale', async () => {
+    const story = await createStory(owner);
+    const board = story.storyboard;
+    expect(board.audio).toMatchObject({ kind: 'speech', text: board.scenes.map((scene) => scene.text).join(' ') });
+    const scenes = board.scenes.map((scene, index) => (index === 0 ? { ...scene, text: 'A storm rolls in over the bay.' } : scene));
+    const saved = asStory(await save(owner, story, { storyboard: { ...board, scenes } }));
+    expect(saved.storyboard.audio.text).toBe(scenes.map((scene) => scene.text).join(' '));
+    expect(saved.storyboard.audio.text).not.toContain(board.scenes[0]!.text);
+
+    // A narration the person wrote keeps their words; only a changed scene's old words in it are replaced.
+    const own = `Listen. ${scenes[0]!.text} Then nothing.`;
+    const written = asStory(await save(owner, story, { storyboard: { ...saved.storyboard, audio: { ...saved.storyboard.audio, text: own } } }));
+    const again = written.storyboard.scenes.map((scene, index) => (index === 0 ? { ...scene, text: 'The storm breaks.' } : scene));
+    const followed = asStory(await save(owner, story, { storyboard: { ...written.storyboard, scenes: again } }));
+    expect(followed.storyboard.audio.text).toBe('Listen. The storm breaks. Then nothing.');
+  });
+});
+
 describe('making the element pictures', () => {
   it('makes one paid job per element, the first character from the reference picture', async () => {
     const user = await signUpUser(server, 'elements');

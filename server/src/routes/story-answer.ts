@@ -1,3 +1,4 @@
+import { storyHash } from '../../../src/lib/story.ts';
 import type { Media } from '../../../src/services/schemas/media.ts';
 import type { Story, StoryAsset, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
 import type { Queryable } from '../db/database.ts';
@@ -13,6 +14,13 @@ import { mediaAnswers, type LinkMaker } from './media-answer.ts';
  */
 
 const iso = (value: Date): string => value.toISOString();
+
+/**
+ * The storyboard's revision: a fingerprint of it as stored, so a save based on an older board (the
+ * same story edited in two tabs) is refused instead of replacing the newer one. Read from the
+ * stored JSON, whose key order PostgreSQL fixes, so the same board always gives the same revision.
+ */
+export const boardRevision = (board: Storyboard): string => storyHash(JSON.stringify(board));
 
 /** Every part the storyboard names, in board order: element pictures, scene pictures and videos, the sound. */
 export function boardAssets(board: Storyboard): StoryAsset[] {
@@ -52,6 +60,7 @@ export async function storyAnswer(db: Queryable, row: StoryRow, links: LinkMaker
     image_urls: await signedRefs(db, row, links),
     step: row.step,
     storyboard: row.storyboard,
+    revision: boardRevision(row.storyboard),
     media,
     concat: (row.concat_media_id && answers.get(row.concat_media_id)) || null,
     concat_source: row.concat_source,

@@ -1,5 +1,4 @@
 import {
-  STORY_AUDIO_TEXT_MAX,
   STORY_ELEMENT_DESCRIPTION_MAX,
   STORY_ELEMENT_NAME_MAX,
   STORY_SCENE_DURATION,
@@ -10,6 +9,7 @@ import {
   type StoryShot,
 } from '../../../src/config/story.ts';
 import { DEFAULT_VOICE } from '../../../src/config/voices.ts';
+import { clipText, scenesNarration } from '../../../src/lib/story.ts';
 import { storyboardSchema, type Storyboard, type StoryElement, type StoryScene } from '../../../src/services/schemas/story.ts';
 
 /**
@@ -92,12 +92,6 @@ interface Candidate {
 }
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-const clip = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
-};
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const withStop = (text: string): string => (/[.!?…]["'”’)]?$/.test(text) ? text : `${text}.`);
 
@@ -363,10 +357,10 @@ function titleOf(idea: string, elements: readonly Candidate[], firstSentence: st
   const character = elements.find((element) => element.kind === 'character' && element.firstMention >= 0);
   const object = elements.find((element) => element.kind === 'object');
   const place = elements.find((element) => element.kind === 'place' && element.firstMention < Number.MAX_SAFE_INTEGER);
-  if (character && object) return clip(`${character.name} and ${inSentence(object.name)}`, STORY_TITLE_MAX);
-  if (character && place) return clip(`${character.name} of ${inSentence(place.name)}`, STORY_TITLE_MAX);
+  if (character && object) return clipText(`${character.name} and ${inSentence(object.name)}`, STORY_TITLE_MAX);
+  if (character && place) return clipText(`${character.name} of ${inSentence(place.name)}`, STORY_TITLE_MAX);
   const words = (firstSentence || idea).replace(/[.!?…]+$/, '').split(' ');
-  return clip(capitalise(words.slice(0, 8).join(' ')), STORY_TITLE_MAX);
+  return clipText(capitalise(words.slice(0, 8).join(' ')), STORY_TITLE_MAX);
 }
 
 /** The storyboard an idea starts with. */
@@ -388,13 +382,13 @@ export function writeStoryboard(input: StoryboardInput): Storyboard {
   const lastPlace = chosen.filter((element) => element.kind === 'place').reduce((latest, place) => (lastMention(place) > lastMention(latest) ? place : latest), mainPlace);
 
   const units = splitUntil(sentences.length > 0 ? sentences : [withStop(capitalise(idea))], target);
-  const texts = padBeats(groupInto(units, target), target, mainCharacter, mainPlace, lastPlace, mainObject).map((text) => clip(text, STORY_SCENE_TEXT_MAX));
+  const texts = padBeats(groupInto(units, target), target, mainCharacter, mainPlace, lastPlace, mainObject).map((text) => clipText(text, STORY_SCENE_TEXT_MAX));
 
   const elements: StoryElement[] = chosen.map((candidate, index) => ({
     id: `el-${index + 1}`,
     kind: candidate.kind,
-    name: clip(candidate.name, STORY_ELEMENT_NAME_MAX),
-    description: clip(candidate.description, STORY_ELEMENT_DESCRIPTION_MAX),
+    name: clipText(candidate.name, STORY_ELEMENT_NAME_MAX),
+    description: clipText(candidate.description, STORY_ELEMENT_DESCRIPTION_MAX),
     image: null,
   }));
   const idOf = (candidate: Candidate): string => elements[chosen.indexOf(candidate)]?.id ?? '';
@@ -426,8 +420,8 @@ export function writeStoryboard(input: StoryboardInput): Storyboard {
     };
   });
 
-  const narration = clip(scenes.map((scene) => scene.text).join(' '), STORY_AUDIO_TEXT_MAX);
-  const title = clip((input.title ?? '').trim() || titleOf(idea, chosen, firstSentence), STORY_TITLE_MAX);
+  const narration = scenesNarration(scenes);
+  const title = clipText((input.title ?? '').trim() || titleOf(idea, chosen, firstSentence), STORY_TITLE_MAX);
   return storyboardSchema.parse({
     title,
     image_model: input.imageModel,

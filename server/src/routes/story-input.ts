@@ -98,8 +98,14 @@ export const saveStorySchema = z
     aspect_ratio: z.unknown().optional(),
     style: z.unknown().optional(),
     rewrite: z.boolean().optional(),
+    /** The storyboard's revision the sent one was edited from (Story.revision); absent = not checked. */
+    revision: z.string().max(64).optional(),
   })
   .strict();
+
+/** A storyboard sent from an older revision than the stored one. */
+export const staleBoard = (): HttpError =>
+  new HttpError(412, 'This storyboard was changed in another tab or window since you opened it: load the story again to see those changes.');
 
 /** A storyboard as sent: a JSON string (multipart) or an object (PUT's JSON body). */
 function parseBoardShape(raw: unknown): Storyboard {

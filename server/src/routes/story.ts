@@ -19,6 +19,7 @@ import {
   elementPrompt,
   elementSource,
   idsNeedingWork,
+  narrationAfter,
   sceneImageSource,
   scenePrompt,
   sceneVideoPrompt,
@@ -59,7 +60,7 @@ import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
 import { writeStoryboardFor } from './story-writer.ts';
-import { storyAnswer, storySummary } from './story-answer.ts';
+import { boardRevision, storyAnswer, storySummary } from './story-answer.ts';
 import {
   bad,
   checkStoryboard,
@@ -73,6 +74,7 @@ import {
   parseTitle,
   parseVideoModel,
   saveStorySchema,
+  staleBoard,
   type CheckedBoard,
 } from './story-input.ts';
 import type { AuthUser } from './user-auth.ts';
@@ -117,6 +119,16 @@ function listField(body: MultipartBody, name: string): string[] | undefined {
   return values.map((value) => value.trim()).filter((value) => value !== '');
 }
 
+/**
+ * A board whose scenes changed but whose narration was sent as stored (a caller that does not make
+ * it follow them): the narration takes the scenes' new words here, so its sound goes stale with them.
+ */
+function followNarration(stored: Storyboard, sent: Storyboard): Storyboard {
+  if (sent.audio.text !== stored.audio.text) return sent;
+  const text = narrationAfter(stored, sent);
+  return text === sent.audio.text ? sent : { ...sent, audio: { ...sent.audio, text } };
+}
+
 const lookOf = (story: Pick<StoryRow, 'style' | 'aspect_ratio'>): StoryLook => ({ style: story.style, aspect_ratio: story.aspect_ratio });
 
 /** A job a generation call is about to create: its row, its price, and where its result goes in the board. */
@@ -155,15 +167,13 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return row;
   }
 
-  async function answer(request: FastifyRequest, row: StoryRow): Promise<{ data: Story }> {
-    return ok(await storyAnswer(db, row, linksFor(request)));
+  /** A board sent from an older revision than the stored one is refused (absent: not checked, as before revisions). */
+  function checkRevision(story: StoryRow, revision: string | undefined): void {
+    if (revision !== undefined && revision.trim() !== '' && revision.trim() !== boardRevision(story.storyboard)) throw staleBoard();
   }
 
-  /** Saves a checked board (the generation calls save what was sent before they make anything). */
-  async function saveBoard(story: StoryRow, user: AuthUser, board: Storyboard): Promise<StoryRow> {
-    const saved = await updateStory(db, story.id, user.sub, { storyboard: board });
-    if (!saved) throw storyNotFound();
-    return saved;
+  async function answer(request: FastifyRequest, row: StoryRow): Promise<{ data: Story }> {
+    return ok(await storyAnswer(db, row, linksFor(request)));
   }
 
   // ---- reading and writing stories ------------------------------------------------------------
@@ -225,23 +235,36 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     if (body.aspect_ratio !== undefined) change.aspectRatio = parseAspectRatio(body.aspect_ratio);
     if (body.style !== undefined) change.style = parseStyle(body.style);
     if (body.step !== undefined) change.step = parseStep(body.step);
-    let board = body.storyboard !== undefined ? (await checkStoryboard(db, story.id, body.storyboard)).board : undefined;
-    if (body.rewrite) {
-      const current = board ?? story.storyboard;
-      const written = await writeStoryboardFor(deps.provider, {
-        idea: change.idea ?? story.idea,
-        duration: change.duration ?? story.duration,
-        title: current.title.trim() || undefined,
-        imageModel: current.image_model,
-        videoModel: current.video_model,
-      });
-      // The sound is the person's choice; a narration takes the new scenes' words.
-      const audio = current.audio.kind === 'speech' ? { ...current.audio, text: written.audio.text } : current.audio;
-      board = { ...current, title: current.title.trim() || written.title, scenes: written.scenes, elements: written.elements, audio };
-    }
-    if (board) change.storyboard = board;
-    const row = await updateStory(db, story.id, user.sub, change);
-    if (!row) throw storyNotFound();
+    // Written before the story is locked: the writer may ask a remote model.
+    const written = body.rewrite
+      ? await writeStoryboardFor(deps.provider, {
+          idea: change.idea ?? story.idea,
+          duration: change.duration ?? story.duration,
+          title: story.storyboard.title.trim() || undefined,
+          imageModel: story.storyboard.image_model,
+          videoModel: story.storyboard.video_model,
+        })
+      : null;
+    // Checked and written on the locked story: of two saves from the same revision, the second is refused.
+    const row = await db.transaction(async (tx) => {
+      const fresh = await lockOwnStory(tx, story.id, user.sub);
+      if (!fresh) throw storyNotFound();
+      let board: Storyboard | undefined;
+      if (body.storyboard !== undefined) {
+        checkRevision(fresh, body.revision);
+        board = followNarration(fresh.storyboard, (await checkStoryboard(tx, fresh.id, body.storyboard)).board);
+      }
+      if (written) {
+        const current = board ?? fresh.storyboard;
+        // The sound is the person's choice; a narration takes the new scenes' words.
+        const audio = current.audio.kind === 'speech' ? { ...current.audio, text: written.audio.text } : current.audio;
+        board = { ...current, title: current.title.trim() || written.title, scenes: written.scenes, elements: written.elements, audio };
+      }
+      if (board) change.storyboard = board;
+      const updated = await updateStory(tx, fresh.id, user.sub, change);
+      if (!updated) throw storyNotFound();
+      return updated;
+    });
     return answer(request, row);
   });
 
@@ -328,11 +351,20 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return known.filter((id) => sent.includes(id));
   }
 
-  /** The storyboard a generation call works on: the one sent (checked and saved), else the stored one. */
+  /** The storyboard a generation call works on: the one sent (checked against the stored revision, and saved), else the stored one. */
   async function boardOf(story: StoryRow, user: AuthUser, body: MultipartBody): Promise<{ story: StoryRow; checked: CheckedBoard }> {
     const field = single(body, 'storyboard');
-    const checked = await checkStoryboard(db, story.id, field ?? story.storyboard);
-    return { story: field === undefined ? story : await saveBoard(story, user, checked.board), checked };
+    if (field === undefined) return { story, checked: await checkStoryboard(db, story.id, story.storyboard) };
+    return db.transaction(async (tx) => {
+      const fresh = await lockOwnStory(tx, story.id, user.sub);
+      if (!fresh) throw storyNotFound();
+      checkRevision(fresh, single(body, 'revision'));
+      const checked = await checkStoryboard(tx, story.id, field);
+      const board = followNarration(fresh.storyboard, checked.board);
+      const saved = await updateStory(tx, story.id, user.sub, { storyboard: board });
+      if (!saved) throw storyNotFound();
+      return { story: saved, checked: { ...checked, board } };
+    });
   }
 
   function planElements(story: StoryRow, { board, statusOf }: CheckedBoard, body: MultipartBody): PlannedJob[] {

@@ -27,6 +27,7 @@ import {
   concatInputs,
   concatProblem,
   hasLiveJobs,
+  mergeBoards,
   nextStep,
   partRecord,
   partStatesOf,
@@ -66,6 +67,9 @@ export interface StoryWizardContext {
   story: Story | null;
   /** The storyboard being edited: the server's until the person changes it. */
   board: Storyboard | null;
+  /** The server's storyboard the draft was edited from, and its revision (sent back with a save or a paid call). */
+  baseBoard: Storyboard | null;
+  revision: string;
   /** Bumped on every board change; equal to savedBoardVersion when the server has this board. */
   boardVersion: number;
   savedBoardVersion: number;
@@ -96,19 +100,27 @@ export interface StoryWizardContext {
   retryAttempt: number;
   /** The part whose running jobs are being cancelled. */
   cancelPart: StoryPart | null;
+  /** The person went back to a step while the film was being joined: it takes them to the film once it is made. */
+  followFilm: boolean;
   /** What the last action that failed says; null when nothing failed. */
   error: string | null;
+  /** What the person is told that is not a failure (edits merged with another tab's); null when nothing. */
+  notice: string | null;
 }
 
 /** Events the machine sends itself (timers) and the answers of the calls it spawns. */
 export type StoryWizardInternalEvent =
   | { type: 'save.flush' }
+  /** A paid call was refused (412): the board changed elsewhere since this draft's revision. */
+  | { type: 'story.stale' }
   | { type: 'poll.tick' }
   | { type: 'poll.timeout' }
   | { type: 'xstate.done.actor.save'; output: Story }
   | { type: 'xstate.error.actor.save'; error: unknown }
   | { type: 'xstate.done.actor.poll'; output: Story }
-  | { type: 'xstate.error.actor.poll'; error: unknown };
+  | { type: 'xstate.error.actor.poll'; error: unknown }
+  | { type: 'xstate.done.actor.merge'; output: Story }
+  | { type: 'xstate.error.actor.merge'; error: unknown };
 
 export type StoryWizardMachineEvent = StoryWizardEvent | StoryWizardInternalEvent;
 
@@ -116,6 +128,8 @@ export type StoryWizardMachineEvent = StoryWizardEvent | StoryWizardInternalEven
 export type StoryWizardEmitted = { type: 'story.created'; id: string } | { type: 'story.creditsChanged' };
 
 const statusOf = (error: unknown): number | undefined => (isApiError(error) ? error.status : undefined);
+/** The server refused a board edited from an older revision (another tab or device saved one since). */
+const isStaleBoard = (error: unknown): boolean => statusOf(error) === 412;
 const isNetwork = (error: unknown): boolean => isApiError(error) && error.kind === 'network';
 /** No answer, a server failure, or the first request with this key still running: worth sending again. */
 const isRetryable = (error: unknown): boolean => {
@@ -141,7 +155,10 @@ export const isDirty = (context: StoryWizardContext): boolean => boardDirty(cont
 /** What a save sends now: the board when it changed and passes the API's checks, the step when it changed. */
 function saveFieldsOf(context: StoryWizardContext): SaveStoryFields | null {
   const fields: SaveStoryFields = {};
-  if (context.board && boardDirty(context) && boardIsValid(context.board)) fields.storyboard = context.board;
+  if (context.board && boardDirty(context) && boardIsValid(context.board)) {
+    fields.storyboard = context.board;
+    if (context.revision) fields.revision = context.revision;
+  }
   if (context.step !== context.savedStep) fields.step = context.step;
   return Object.keys(fields).length > 0 ? fields : null;
 }
@@ -229,6 +246,16 @@ function nav(from: StoryStage) {
   };
 }
 
+/** A film the person stepped away from while it was joined is made: they are taken to it once they are idle. */
+const FOLLOWED_FILM_MADE = { guard: 'followedFilmMade' as const, target: '#storyWizard.done', actions: 'stopFollowingFilm' as const };
+
+/** Going back while the film is joined: the same moves as on the scriptboard, and the film is followed. */
+function navFollowingFilm() {
+  const moves = nav('scriptboard');
+  const follow = <T extends object>(transition: T) => ({ ...transition, actions: 'startFollowingFilm' as const });
+  return { 'step.goto': moves['step.goto'].map(follow), ...(moves['step.next'] ? { 'step.next': follow(moves['step.next']) } : {}) };
+}
+
 const storyOf = ({ event }: { event: { output: Story } }) => ({ story: event.output });
 const errorOf = ({ event }: { event: { error: unknown } }) => ({ message: errorMessageOf(event.error) });
 
@@ -245,6 +272,8 @@ function boardStep(
     initial: 'idle' as const,
     states: {
       idle: {
+        // The done step is where the followed film leads: it never follows one itself.
+        ...(step === 'done' ? {} : { always: FOLLOWED_FILM_MADE }),
         on: {
           ...EDITS,
           ...nav(step),
@@ -288,6 +317,7 @@ function boardStep(
                       board: context.board as Storyboard,
                       ids: context.request?.ids ?? [],
                       idempotencyKey: context.idempotencyKey ?? '',
+                      revision: context.revision,
                     }),
                     onDone: {
                       target: idle,
@@ -299,7 +329,13 @@ function boardStep(
                         target: 'retrying',
                         actions: 'countRetry' as const,
                       },
-                      { target: idle, actions: { type: 'setError' as const, params: errorOf } },
+                      {
+                        target: idle,
+                        actions: [
+                          { type: 'setError' as const, params: errorOf },
+                          { type: 'mergeIfStale' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+                        ],
+                      },
                     ],
                   },
                 },
@@ -366,11 +402,11 @@ export const storyWizardMachine = setup({
     pollStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
     createStory: fromPromise<Story, CreateStoryFields>(({ input, signal }) => createStory(input, { signal })),
     saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input, signal }) => saveStory(input.id, input.fields, { signal })),
-    generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string }>(
+    generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
       ({ input, signal }) =>
         input.part === 'audio'
-          ? generateStoryAudio(input.id, input.board, { idempotencyKey: input.idempotencyKey, signal })
-          : generateStoryPart(input.id, input.part, input.board, input.ids, { idempotencyKey: input.idempotencyKey, signal }),
+          ? generateStoryAudio(input.id, input.board, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal })
+          : generateStoryPart(input.id, input.part, input.board, input.ids, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal }),
     ),
     concat: fromPromise<Story, { id: string; videoUrls: string[]; audioUrls: string[] }>(({ input, signal }) =>
       concatStory(input.id, input.videoUrls, input.audioUrls, { signal }),
@@ -417,12 +453,15 @@ export const storyWizardMachine = setup({
     isRetryableSubmit: ({ context }, params: { error: unknown }) => context.retryAttempt < STORY_SUBMIT_RETRIES && isRetryable(params.error),
     concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
+    followedFilmMade: ({ context }) => context.followFilm && !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     canSaveNow: ({ context }) => context.storyId !== null && !context.saveInFlight && !context.sending && saveFieldsOf(context) !== null,
     canPoll: ({ context }) => context.storyId !== null && !context.hidden && !context.pollInFlight && hasLiveJobs(context.story),
     becameVisible: ({ event }) => event.type === 'story.visibility' && !event.hidden,
     jobsEnded: ({ context }, params: { story: Story }) => hasLiveJobs(context.story) && !hasLiveJobs(params.story),
     /** A save refused for a reason other than the network or the server being down is not sent again by itself. */
     saveRetryable: (_, params: { error: unknown }) => isRetryable(params.error),
+    staleBoard: (_, params: { error: unknown }) => isStaleBoard(params.error),
+    canMerge: ({ context }) => context.storyId !== null && !context.saveInFlight,
   },
   actions: {
     /** A story from the server (loaded or created): its board becomes the draft, everything saved. */
@@ -430,6 +469,8 @@ export const storyWizardMachine = setup({
       storyId: params.story.id,
       story: params.story,
       board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
       boardVersion: context.boardVersion + 1,
       savedBoardVersion: context.boardVersion + 1,
       savedStep: params.story.step,
@@ -442,12 +483,16 @@ export const storyWizardMachine = setup({
     takeGenerated: assign(({ context }, params: { story: Story }) => ({
       story: params.story,
       board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
       savedBoardVersion: context.boardVersion,
       error: null,
     })),
     takeRewritten: assign(({ context }, params: { story: Story }) => ({
       story: params.story,
       board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
       boardVersion: context.boardVersion + 1,
       savedBoardVersion: context.boardVersion + 1,
       error: null,
@@ -487,9 +532,12 @@ export const storyWizardMachine = setup({
       });
       enqueue.spawnChild('saveStory', { id: 'save', input: { id: context.storyId, fields } });
     }),
-    markSaved: enqueueActions(({ context, enqueue }) => {
+    markSaved: enqueueActions(({ context, event, enqueue }) => {
       enqueue(stopChild('save'));
+      // A save that sent the board: the server has it now, at the revision it answers.
+      const sentBoard = context.sendingBoardVersion !== context.savedBoardVersion && event.type === 'xstate.done.actor.save';
       const next = {
+        ...(sentBoard ? { baseBoard: event.output.storyboard, revision: event.output.revision } : {}),
         saveInFlight: false,
         savedBoardVersion: context.sendingBoardVersion,
         savedStep: context.sendingStep,
@@ -505,6 +553,51 @@ export const storyWizardMachine = setup({
       enqueue.cancel('saveTimer');
       if (params.retry) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
     }),
+    /** The board was saved elsewhere since this draft's revision: the story is read again and the two merged (takeMerged). */
+    startMerge: enqueueActions(({ context, enqueue }) => {
+      enqueue(stopChild('save'));
+      enqueue.cancel('saveTimer');
+      if (context.storyId === null) return;
+      // Counted as the save on its way: nothing else is saved, and a paid click waits, until the merge is saved.
+      enqueue.assign({ saveInFlight: true });
+      enqueue.spawnChild('pollStory', { id: 'merge', input: { id: context.storyId } });
+    }),
+    /** A paid call refused as stale: the story is read again and merged, as after a refused save (once the page is idle). */
+    mergeIfStale: enqueueActions(({ enqueue }, params: { error: unknown }) => {
+      if (isStaleBoard(params.error)) enqueue.raise({ type: 'story.stale' });
+    }),
+    /** This tab's edits merged into the newer board (no edit of either is lost), then saved at once from its revision. */
+    takeMerged: enqueueActions(({ context, event, enqueue }) => {
+      enqueue(stopChild('merge'));
+      if (event.type !== 'xstate.done.actor.merge' || !context.board) return;
+      const theirs = event.output;
+      const merged = mergeBoards(context.baseBoard ?? theirs.storyboard, context.board, theirs.storyboard);
+      const unchanged = JSON.stringify(merged.board) === JSON.stringify(theirs.storyboard);
+      const next = {
+        story: theirs,
+        board: unchanged ? theirs.storyboard : merged.board,
+        baseBoard: theirs.storyboard,
+        revision: theirs.revision,
+        boardVersion: context.boardVersion + 1,
+        savedBoardVersion: unchanged ? context.boardVersion + 1 : context.savedBoardVersion,
+        saveInFlight: false,
+        saveErrors: 0,
+        saveError: null,
+        notice: merged.conflicts > 0 ? STORY_RULE_TEXTS.mergedWithConflicts : STORY_RULE_TEXTS.merged,
+      };
+      enqueue.assign(next);
+      if (!unchanged) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer' });
+      queuePoll(enqueue, { ...context, ...next });
+    }),
+    mergeFailed: enqueueActions(({ context, event, enqueue }) => {
+      enqueue(stopChild('merge'));
+      const message = event.type === 'xstate.error.actor.merge' ? errorMessageOf(event.error) : MESSAGES.apiError;
+      enqueue.assign({ saveInFlight: false, saveErrors: context.saveErrors + 1, saveError: message });
+      enqueue.cancel('saveTimer');
+      // The save is sent again: refused again (412), it reads the story again.
+      enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
+    }),
+    clearNotice: assign({ notice: null }),
     startSending: assign({ sending: true }),
     stopSending: assign({ sending: false }),
     schedulePoll: enqueueActions(({ context, enqueue }) => queuePoll(enqueue, context)),
@@ -530,6 +623,11 @@ export const storyWizardMachine = setup({
       enqueue(stopChild('poll'));
       enqueue.cancel('pollTimeout');
       enqueue.assign({ story: params.story, pollInFlight: false, pollErrors: 0 });
+      // A followed join that failed: nothing to take the person to, but they are told why (as on the scriptboard).
+      const concat = params.story.concat;
+      if (context.followFilm && (!concat || !['processing', 'success'].includes(classifyStatus(concat.status)))) {
+        enqueue.assign({ followFilm: false, error: concat?.error ?? STORY_RULE_TEXTS.filmFailed });
+      }
       queuePoll(enqueue, { ...context, story: params.story, pollInFlight: false, pollErrors: 0 });
     }),
     pollFailed: enqueueActions(({ context, enqueue }) => {
@@ -563,7 +661,11 @@ export const storyWizardMachine = setup({
       error: context.user?.attributes ? STORY_RULE_TEXTS.notEnoughCredits(context.request?.cost ?? 0, context.credit) : MESSAGES.notAuthenticated,
     })),
     countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
-    setCancelPart: assign(({ event }) => (event.type === 'part.cancel' ? { cancelPart: event.part, error: null } : {})),
+    setCancelPart: assign(({ context, event }) =>
+      event.type === 'part.cancel' ? { cancelPart: event.part, error: null, followFilm: context.followFilm && event.part !== 'concat' } : {},
+    ),
+    startFollowingFilm: assign({ followFilm: true }),
+    stopFollowingFilm: assign({ followFilm: false }),
     setError: assign((_, params: { message: string }) => ({ error: params.message })),
     setConcatError: assign(({ context }) => ({ error: context.story?.concat?.error ?? STORY_RULE_TEXTS.filmFailed })),
     clearError: assign({ error: null }),
@@ -585,6 +687,8 @@ export const storyWizardMachine = setup({
     storyId: input.storyId,
     story: null,
     board: null,
+    baseBoard: null,
+    revision: '',
     boardVersion: 0,
     savedBoardVersion: 0,
     sendingBoardVersion: 0,
@@ -606,7 +710,9 @@ export const storyWizardMachine = setup({
     idempotencyKey: null,
     retryAttempt: 0,
     cancelPart: null,
+    followFilm: false,
     error: null,
+    notice: null,
   }),
   on: {
     'story.account': { actions: 'setAccount' },
@@ -618,6 +724,7 @@ export const storyWizardMachine = setup({
     'save.flush': { guard: 'canSaveNow', actions: 'startSave' },
     'xstate.done.actor.save': { actions: 'markSaved' },
     'xstate.error.actor.save': [
+      { guard: { type: 'staleBoard', params: ({ event }) => ({ error: event.error }) }, actions: 'startMerge' },
       {
         guard: { type: 'saveRetryable', params: ({ event }) => ({ error: event.error }) },
         actions: { type: 'markSaveFailed', params: ({ event }) => ({ message: errorMessageOf(event.error), retry: true }) },
@@ -634,6 +741,10 @@ export const storyWizardMachine = setup({
       { actions: { type: 'storePolled', params: ({ event }) => ({ story: event.output }) } },
     ],
     'xstate.error.actor.poll': { actions: 'pollFailed' },
+    'xstate.done.actor.merge': { actions: 'takeMerged' },
+    'xstate.error.actor.merge': { actions: 'mergeFailed' },
+    'notice.dismiss': { actions: 'clearNotice' },
+    'story.stale': { guard: 'canMerge', actions: 'startMerge' },
   },
   initial: 'loading',
   states: {
@@ -666,6 +777,7 @@ export const storyWizardMachine = setup({
       initial: 'idle',
       states: {
         idle: {
+          always: FOLLOWED_FILM_MADE,
           on: {
             ...nav('idea'),
             'idea.submit': [
@@ -721,6 +833,7 @@ export const storyWizardMachine = setup({
     scenes: boardStep('scenes', ['scenes']),
     scriptboard: boardStep('scriptboard', ['videos']),
     concatenating: {
+      entry: 'stopFollowingFilm',
       initial: 'submitting',
       states: {
         submitting: {
@@ -740,7 +853,7 @@ export const storyWizardMachine = setup({
             { guard: 'concatEnded', target: '#storyWizard.scriptboard', actions: 'setConcatError' },
           ],
           on: {
-            ...nav('scriptboard'),
+            ...navFollowingFilm(),
             'part.cancel': { guard: 'partRunning', target: 'cancelling', actions: 'setCancelPart' },
           },
         },

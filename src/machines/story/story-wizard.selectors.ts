@@ -47,6 +47,8 @@ export interface StoryView {
   /** Polling waits while the page is hidden. */
   paused: boolean;
   error: string | null;
+  /** Said without being a failure: the edits were merged with another tab's. */
+  notice: string | null;
   credit: number | null;
   creditLoading: boolean;
 }
@@ -138,6 +140,7 @@ export function selectStoryView(snapshot: StoryWizardSnapshot): StoryView | null
       running,
       paused: context.hidden && Object.values(running).some((count) => count > 0),
       error: context.error,
+      notice: context.notice,
       credit: context.credit,
       creditLoading: context.creditLoading,
     };

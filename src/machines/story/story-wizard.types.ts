@@ -63,4 +63,6 @@ export type StoryWizardEvent =
   | { type: 'concat.start' }
   /** Cancel a part's running jobs (refunded). */
   | { type: 'part.cancel'; part: StoryPart }
-  | { type: 'error.dismiss' };
+  | { type: 'error.dismiss' }
+  /** Hide the notice (edits merged with another tab's). */
+  | { type: 'notice.dismiss' };

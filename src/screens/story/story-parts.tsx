@@ -163,3 +163,15 @@ export function StoryError() {
   );
 }
 
+
+/** What the person is told that is not a failure (their edits merged with another tab's), with a way to dismiss it. */
+export function StoryNotice() {
+  const story = StoryActorContext.useActorRef();
+  const view = useStoryView();
+  if (!view?.notice) return null;
+  return (
+    <Alert color="yellow" role="status" withCloseButton closeButtonLabel={STORY_TEXTS.dismiss} onClose={() => story.send({ type: 'notice.dismiss' })}>
+      {view.notice}
+    </Alert>
+  );
+}

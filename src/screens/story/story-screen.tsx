@@ -15,7 +15,7 @@ import { ScenesStep } from '@/screens/story/scenes-step';
 import { FilmDone, ScriptboardStep } from '@/screens/story/scriptboard-step';
 import { StoriesList } from '@/screens/story/stories-list';
 import { StoryActorContext } from '@/screens/story/story-context';
-import { StoryError, useStoryView } from '@/screens/story/story-parts';
+import { StoryError, StoryNotice, useStoryView } from '@/screens/story/story-parts';
 import { SaveIndicator, StoryStepper } from '@/screens/story/story-stepper';
 import { StoryboardStep } from '@/screens/story/storyboard-step';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
@@ -161,6 +161,7 @@ function StoryPage({ isNew }: { isNew: boolean }) {
       {header}
       <StoryStepper />
       <StoryError />
+      <StoryNotice />
       {wizardState === 'done' && <FilmDone />}
       {/* Keyed by step: each step's inputs start from the story as it is when the step opens. */}
       <Paper key={step} withBorder={false}>

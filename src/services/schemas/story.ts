@@ -92,6 +92,11 @@ export const storySchema = z.object({
   /** The step the person was last on (Kinora's: what a reload or another device resumes). */
   step: storyStageSchema,
   storyboard: storyboardSchema,
+  /**
+   * The storyboard's revision (Kinora's): sent back with a save or a paid call, which the server
+   * refuses (412) when the storyboard was changed elsewhere since — two tabs never overwrite each other.
+   */
+  revision: z.string().max(64).default(''),
   /** Every job the storyboard names (elements, scenes, videos, the sound), by media id, with signed URLs. */
   media: z.record(z.string(), mediaSchema).default({}),
   /** The last join of the videos into one film, once one was asked for. */
