@@ -168,12 +168,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const render = options.render ?? { provider: 'local' };
   let provider: RenderProvider = local;
   if (render.provider === 'fal') {
-    const { publicUrl } = render;
+    // Where fal fetches Kinora's signed links: the public URL when one is given; this server's own
+    // address when the queue is a stand-in on this machine; else nowhere (inputs go to fal's storage).
+    const onThisMachine = render.queueUrl !== undefined && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${render.queueUrl}/`);
+    const ownOrigin = (): string => {
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('the server is not listening yet');
+      return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    };
+    const publicUrl = render.publicUrl?.replace(/\/+$/, '');
+    const origin = publicUrl ? () => publicUrl : onThisMachine ? ownOrigin : undefined;
     provider = createFalRenderProvider({
       key: render.key,
       queueUrl: render.queueUrl,
       local,
-      linkFor: publicUrl ? (fileId) => signer.sign(publicUrl.replace(/\/+$/, ''), fileId).url : undefined,
+      linkFor: origin ? (fileId) => signer.sign(origin(), fileId).url : undefined,
       pollIntervalMs: render.pollIntervalMs,
       retry: render.retry,
     });

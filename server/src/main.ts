@@ -45,10 +45,6 @@ async function main(): Promise<void> {
   const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
   const jobs = parseJobEnvironment(env);
   const render = parseRenderEnvironment(env);
-  // A queue on this machine (a stand-in of fal's) can fetch this server's own signed links.
-  if (render.provider === 'fal' && !render.publicUrl && render.queueUrl && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${render.queueUrl}/`)) {
-    render.publicUrl = `http://localhost:${port}`;
-  }
 
   const pool =
     env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
