@@ -4,6 +4,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { StateValue } from 'xstate';
 import { JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { STORY_TOOLS, type StoryPart } from '@/config/story';
+import { audioSource } from '@/lib/story';
 import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
 import { storyWizardMachine, STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.machine';
 import type { Story, Storyboard, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
@@ -317,6 +318,26 @@ describe('editing', () => {
     });
     // Stale pictures still open the later steps.
     expect(view(actor).reachable.scriptboard).toBe(true);
+  });
+
+  it('lets the narration follow a changed scene\'s words, so the sound made from the old ones goes stale (issue 17)', async () => {
+    const board = VIDEOS_MADE.storyboard;
+    // A narration as the storyboard writes it: the scenes' words in order, made into a sound.
+    const audio = { kind: 'speech' as const, text: board.scenes.map((scene) => scene.text).join(' '), voice: 'Rachel', track: null };
+    const story = {
+      ...VIDEOS_MADE,
+      storyboard: { ...board, audio: { ...audio, track: { media_id: 'snd-1', source: audioSource(audio) } } },
+      media: { ...VIDEOS_MADE.media, 'snd-1': buildStoryJob('snd-1', STORY_TOOLS.audio, 'done') },
+    };
+    const { actor } = await resume(story);
+    expect(view(actor).states.audio).toBe('ready');
+    actor.send({ type: 'scene.change', sceneId: 'scene-2', changes: { text: 'The storm breaks.' } });
+    expect(view(actor).board.audio.text).toBe('Mara climbs the lighthouse. The storm breaks.');
+    expect(view(actor).states.audio).toBe('stale');
+    // A narration the person wrote keeps their words; a changed scene's old words in it are replaced.
+    actor.send({ type: 'audio.change', changes: { text: 'Listen. The storm breaks. Silence.' } });
+    actor.send({ type: 'scene.change', sceneId: 'scene-2', changes: { text: 'The lamp goes out.' } });
+    expect(view(actor).board.audio.text).toBe('Listen. The lamp goes out. Silence.');
   });
 
   it('debounces saves of edits, and an edit during a save is saved after it', async () => {
