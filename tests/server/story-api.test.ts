@@ -253,7 +253,8 @@ describe('two tabs editing one story (issue 17)', () => {
     // Saved again from the newer revision (merged), it is taken.
     const merged = await save(owner, story, { storyboard: { ...tabB, title: 'Tab A title' }, revision: afterA.revision });
     expect(merged.status).toBe(200);
-    expect(asStory(merged).storyboard).toMatchObject({ title: 'Tab A title', scenes: [{ shot: 'aerial' }] });
+    expect(asStory(merged).storyboard.title).toBe('Tab A title');
+    expect(asStory(merged).storyboard.scenes[0]?.shot).toBe('aerial');
 
     // A paid call sent from an older revision is refused before anything is made or charged.
     const before = await balanceOf(server, owner.sub);
