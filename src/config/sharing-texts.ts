@@ -40,6 +40,10 @@ export const SHARING_TEXTS = {
     notFoundHint: 'Check the handle, or see what people shared lately.',
     failed: 'The profile could not be loaded.',
     empty: 'Nothing shared yet.',
+    /** The next step under an empty profile (issue 17): the owner's, then a visitor's. */
+    emptyOwnHint: 'Make a picture or a video with one of the tools, then choose Share on its result: it shows here.',
+    emptyOwnLink: 'Make something',
+    emptyOtherHint: (handle: string): string => `When @${handle} shares something, it shows here.`,
   },
   latest: {
     heading: 'Latest',

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { CONTENT_KEYWORD_MAX } from '@/config/sharing';
 import { SHARING_TEXTS } from '@/config/sharing-texts';
@@ -23,13 +24,15 @@ export interface ContentListingProps {
   showOwner: boolean;
   /** What an empty listing says when nothing was searched. */
   emptyText: string;
+  /** The next step shown under an empty listing when nothing was searched. */
+  emptyHint?: ReactNode;
 }
 
 /**
  * A listing of shared results: the search box, the grid (or placeholders, "nothing here", a
  * failure with a retry) and "Load more" while the server has more pages.
  */
-export function ContentListing({ contents, showOwner, emptyText }: ContentListingProps) {
+export function ContentListing({ contents, showOwner, emptyText, emptyHint }: ContentListingProps) {
   const status = useSelector(contents, selectContentsStatus);
   const items = useSelector(contents, selectContentItems);
   const typed = useSelector(contents, selectTypedKeyword);
@@ -61,9 +64,12 @@ export function ContentListing({ contents, showOwner, emptyText }: ContentListin
           </Stack>
         </Alert>
       ) : status === 'empty' ? (
-        <Text c="dimmed" role="status">
-          {keyword ? TEXTS.noResults(keyword) : emptyText}
-        </Text>
+        <Stack gap="xs" align="flex-start">
+          <Text c="dimmed" role="status">
+            {keyword ? TEXTS.noResults(keyword) : emptyText}
+          </Text>
+          {!keyword && emptyHint}
+        </Stack>
       ) : (
         <>
           <ContentGrid items={items} showOwner={showOwner} />

@@ -1,10 +1,12 @@
 import { Alert, Anchor, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
+import { SessionActorContext } from '@/components/session/session-context';
 import { ROUTES } from '@/config/routes';
 import { SHARING_TEXTS } from '@/config/sharing-texts';
 import { contentsMachine } from '@/machines/content/contents.machine';
 import { selectContentsError, selectContentsOwner, selectContentsStatus } from '@/machines/content/contents.selectors';
+import { selectHandle } from '@/machines/session/session.selectors';
 import { ContentListing } from '@/screens/content/content-listing';
 import { inspect } from '@/lib/inspection/hub';
 
@@ -25,6 +27,7 @@ function Profile({ handle }: { handle: string }) {
   const owner = useSelector(contents, selectContentsOwner);
   const error = useSelector(contents, selectContentsError);
   const shownHandle = owner?.preferred_username ?? handle;
+  const ownHandle = SessionActorContext.useSelector(selectHandle);
 
   return (
     <Container size="lg" py="xl">
@@ -58,10 +61,37 @@ function Profile({ handle }: { handle: string }) {
         ) : (
           <>
             <Text c="dimmed">{TEXTS.intro(shownHandle)}</Text>
-            <ContentListing contents={contents} showOwner={false} emptyText={TEXTS.empty} />
+            <ContentListing
+              contents={contents}
+              showOwner={false}
+              emptyText={TEXTS.empty}
+              emptyHint={<EmptyProfileHint handle={shownHandle} own={ownHandle === shownHandle} />}
+            />
           </>
         )}
       </Stack>
     </Container>
+  );
+}
+
+/**
+ * What to do about an empty profile (issue 17): its owner is shown how to fill it (make something,
+ * then Share it); a visitor is told what will show here and where to see what others shared.
+ */
+function EmptyProfileHint({ handle, own }: { handle: string; own: boolean }) {
+  return own ? (
+    <>
+      <Text size="sm">{TEXTS.emptyOwnHint}</Text>
+      <Anchor component={Link} to={ROUTES.aiImage.textToImage} size="sm">
+        {TEXTS.emptyOwnLink}
+      </Anchor>
+    </>
+  ) : (
+    <>
+      <Text size="sm">{TEXTS.emptyOtherHint(handle)}</Text>
+      <Anchor component={Link} to={ROUTES.latest} size="sm">
+        {SHARING_TEXTS.latest.link}
+      </Anchor>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ProfileScreen } from '@/screens/profile/profile-screen';
 import { addUser, buildContent, fakeContent, resetFakeContent } from '../../msw/content';
 import { render, screen, userEvent, waitFor, within } from '../../test-utils';
+import { signedInAs } from '../session-helpers';
 
 const user = userEvent.setup();
 const ada = { id: 'sub-ada', preferred_username: 'ada' };
@@ -63,6 +64,19 @@ describe('the public profile', () => {
     addUser(ada);
     render(<ProfileScreen handle="ada" />, { route: '/@ada' });
     expect(await screen.findByText('Nothing shared yet.', undefined, SLOW)).toBeInTheDocument();
+    // Issue 17: with a next step, not only the empty words.
+    expect(screen.getByText('When @ada shares something, it shows here.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the latest' })).toHaveAttribute('href', '/latest');
+  });
+
+  it('shows its owner how to fill an empty profile: make something, then Share it', async () => {
+    addUser(ada);
+    await signedInAs({ username: 'ada@example.com', attributes: { preferred_username: 'ada' } });
+    render(<ProfileScreen handle="ada" />, { route: '/@ada' });
+    expect(
+      await screen.findByText('Make a picture or a video with one of the tools, then choose Share on its result: it shows here.', undefined, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Make something' })).toHaveAttribute('href', '/ai-image/text-to-image');
   });
 
   it('says "This profile does not exist." for an unknown handle and lists nothing', async () => {
