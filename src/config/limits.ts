@@ -42,6 +42,11 @@ export const STORAGE_KEYS = {
   redirectState: 'redirect_state',
   /** Kinora's: the jobs registry's live and recent jobs per user, so a reload resumes them. */
   jobs: 'kinora_jobs',
+  /**
+   * Kinora's: the sign-in overlays already seen in this sign-in (issue 17: the guest welcome and
+   * Verify Email come once per sign-in, not on every reload); cleared on sign-out.
+   */
+  overlaysSeen: 'kinora_overlays_seen',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
@@ -77,6 +82,8 @@ export const TOAST = { autoCloseMs: 5000, position: 'top-right', pauseResetOnHov
 
 /** The shell's header height (its Jobs button and account menu live there). */
 export const HEADER_HEIGHT_PX = 60;
+/** Offline for this long raises the top banner (issue 17); a shorter drop-out passes silently. */
+export const OFFLINE_BANNER_AFTER_MS = 60_000;
 /**
  * Toasts sit this far from the top of the viewport: below the header plus a gap, so a toast never
  * covers the header's Jobs button or account menu (issue 17).

@@ -13,6 +13,13 @@ const storedValueSchemas = {
   [STORAGE_KEYS.redirectUri]: z.string().check(z.minLength(1)),
   [STORAGE_KEYS.redirectState]: z.string(),
   [STORAGE_KEYS.jobs]: storedJobsSchema,
+  [STORAGE_KEYS.overlaysSeen]: z.object({
+    /** Whose sign-in: another person's record counts as nothing seen. */
+    userId: z.string(),
+    guestWelcome: z._default(z.boolean(), false),
+    /** The person closed Verify Email ("Later"): it stays closed until the account menu opens it. */
+    verifyEmailLater: z._default(z.boolean(), false),
+  }),
 } satisfies Record<StorageKey, z.ZodMiniType>;
 
 type StoredValueSchemas = typeof storedValueSchemas;

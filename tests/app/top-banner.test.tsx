@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BannerActorContext } from '@/components/banner/banner-context';
 import { TopBanner } from '@/components/banner/top-banner';
 import type { BannerKind } from '@/machines/banner/banner.machine';
-import { render, screen, userEvent } from '../test-utils';
+import { BANNER_TEXTS } from '@/config/banner-texts';
+import { OFFLINE_BANNER_AFTER_MS } from '@/config/limits';
+import { act, render, screen, userEvent } from '../test-utils';
 
 function ShowOnMount({ kind, message }: { kind: BannerKind; message: string }) {
   const banner = BannerActorContext.useActorRef();
@@ -49,5 +51,24 @@ describe('top banner', () => {
     );
     expect(screen.getByRole('status')).toHaveTextContent('Success');
     expect(screen.getByRole('status')).toHaveTextContent('Your video is shared');
+  });
+
+  it('says so after a minute offline, and again when the connection is back (issue 17)', () => {
+    vi.useFakeTimers();
+    render(
+      <BannerActorContext.Provider>
+        <TopBanner />
+      </BannerActorContext.Provider>,
+    );
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+      vi.advanceTimersByTime(OFFLINE_BANNER_AFTER_MS);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent(BANNER_TEXTS.offline);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(screen.getByRole('status')).toHaveTextContent(BANNER_TEXTS.backOnline);
+    vi.useRealTimers();
   });
 });

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
+import { BANNER_TEXTS } from '@/config/banner-texts';
+import { OFFLINE_BANNER_AFTER_MS } from '@/config/limits';
 import { bannerMachine } from '@/machines/banner/banner.machine';
 import { selectVisibleBanner } from '@/machines/banner/banner.selectors';
 
@@ -14,7 +16,7 @@ describe('banner machine', () => {
 
   it('starts hidden', () => {
     const { actor } = startBanner();
-    expect(actor.getSnapshot().value).toBe('hidden');
+    expect(actor.getSnapshot().matches({ notice: 'hidden' })).toBe(true);
     expect(selectVisibleBanner(actor.getSnapshot())).toBeNull();
   });
 
@@ -37,6 +39,23 @@ describe('banner machine', () => {
     expect(selectVisibleBanner(actor.getSnapshot())).toBeNull();
     expect(actor.getSnapshot().context.message).toBe('');
     expect(scrolls).toHaveLength(1);
+  });
+
+  it('raises an error notice after a minute offline and a success notice when back, nothing for a short drop-out', () => {
+    vi.useFakeTimers();
+    const { actor } = startBanner();
+    actor.send({ type: 'connection.offline' });
+    vi.advanceTimersByTime(OFFLINE_BANNER_AFTER_MS - 1);
+    actor.send({ type: 'connection.online' });
+    vi.advanceTimersByTime(OFFLINE_BANNER_AFTER_MS * 2);
+    expect(selectVisibleBanner(actor.getSnapshot())).toBeNull();
+
+    actor.send({ type: 'connection.offline' });
+    vi.advanceTimersByTime(OFFLINE_BANNER_AFTER_MS);
+    expect(selectVisibleBanner(actor.getSnapshot())).toEqual({ kind: 'error', message: BANNER_TEXTS.offline });
+    actor.send({ type: 'connection.online' });
+    expect(selectVisibleBanner(actor.getSnapshot())).toEqual({ kind: 'success', message: BANNER_TEXTS.backOnline });
+    vi.useRealTimers();
   });
 
   it('scrolls the real window to the top by default', () => {

@@ -25,7 +25,7 @@ function startVerification(options: { send?: () => Promise<string | null>; confi
       }),
     },
   }).createMachine({
-    invoke: { src: 'emailVerification', id: 'emailVerification' },
+    invoke: { src: 'emailVerification', id: 'emailVerification', input: {} },
     on: {
       'emailVerification.verified': { actions: ({ event }) => reports.push(event) },
       'emailVerification.failed': { actions: ({ event }) => reports.push(event) },

@@ -28,7 +28,12 @@ import {
   selectSocialProviders,
 } from '@/machines/session/session.selectors';
 import { selectCreditBalance } from '@/machines/session/credits.selectors';
-import { selectCodeSentTo, selectVerificationBusy, selectVerificationOpen } from '@/machines/session/email-verification.selectors';
+import {
+  selectCodeSentTo,
+  selectVerificationBusy,
+  selectVerificationClosed,
+  selectVerificationOpen,
+} from '@/machines/session/email-verification.selectors';
 import { ACCESS_TOKEN, ALLOWED_REDIRECT, buildUser, createFakes, dispatchAuth, startSession } from './session.fixtures';
 
 vi.mock('@/services/coupon', () => ({ redeemCoupon: vi.fn() }));
@@ -564,6 +569,27 @@ describe('after a user is loaded (SPEC §4, in order)', () => {
     actor.stop();
   });
 
+  it('welcomes the guest once per sign-in: not again on a reload, again after signing out', async () => {
+    const guest = buildUser({ username: 'guest', attributes: { preferred_username: 'guest' } });
+    const first = bootWith(guest);
+    await waitFor(first.actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    first.actor.send({ type: 'modal.confirm' });
+    await waitFor(first.actor, isReady);
+    first.actor.stop();
+
+    // A reload (or a deep link) boots a new session with the same sign-in.
+    const reloaded = bootWith(guest);
+    const snapshot = await waitFor(reloaded.actor, isReady);
+    expect(selectModal(snapshot)).toBeNull();
+    reloaded.actor.send({ type: 'session.signOut' });
+    await waitFor(reloaded.actor, (s) => s.matches('signedOut'));
+    reloaded.actor.stop();
+
+    const signedInAgain = bootWith(guest);
+    await waitFor(signedInAgain.actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    signedInAgain.actor.stop();
+  });
+
   it('does not welcome a registered user', async () => {
     const { actor } = bootWith(buildUser());
     const snapshot = await waitFor(actor, isReady);
@@ -1044,6 +1070,32 @@ describe('e-mail verification child', () => {
     expect(selectVerificationOpen(verification.getSnapshot())).toBe(true);
     expect(selectVerificationBusy(verification.getSnapshot())).toBe(false);
     actor.stop();
+  });
+
+  it('comes once per sign-in: after Cancel a reload keeps it closed, the account menu opens it again', async () => {
+    const unverified = buildUser({ attributes: { email_verified: 'false' } });
+    const first = bootWith(unverified);
+    await waitFor(first.actor, isReady);
+    selectEmailVerificationRef(first.actor.getSnapshot())!.send({ type: 'emailVerification.cancel' });
+    first.actor.stop();
+
+    const reloaded = bootWith(unverified);
+    await waitFor(reloaded.actor, isReady);
+    const verification = selectEmailVerificationRef(reloaded.actor.getSnapshot())!;
+    expect(selectVerificationOpen(verification.getSnapshot())).toBe(false);
+    expect(selectVerificationClosed(verification.getSnapshot())).toBe(true);
+    // "Verify email" in the account menu.
+    verification.send({ type: 'emailVerification.open' });
+    expect(selectVerificationOpen(verification.getSnapshot())).toBe(true);
+    reloaded.actor.send({ type: 'session.signOut' });
+    await waitFor(reloaded.actor, (s) => s.matches('signedOut'));
+    reloaded.actor.stop();
+
+    // A new sign-in shows it again.
+    const next = bootWith(unverified);
+    await waitFor(next.actor, isReady);
+    expect(selectVerificationOpen(selectEmailVerificationRef(next.actor.getSnapshot())!.getSnapshot())).toBe(true);
+    next.actor.stop();
   });
 
   it('stays closed after Cancel, also when the user reloads', async () => {

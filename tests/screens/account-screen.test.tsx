@@ -57,6 +57,9 @@ describe('/account', () => {
     await user.click(screen.getByRole('button', { name: 'Save handle' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/@carol_films'));
     expect(await screen.findByRole('heading', { level: 1, name: '@carol_films' })).toBeInTheDocument();
+    // Issue 17: the save is confirmed.
+    expect(await screen.findByText('Handle saved')).toBeInTheDocument();
+    expect(screen.getByText('Your public profile is now at /@carol_films.')).toBeInTheDocument();
     expect(fakePool.user('carol@example.com')?.attributes.preferred_username).toBe('carol_films');
     expect(fakeApi.calls).toContain('POST users/available-username');
   });
@@ -92,6 +95,9 @@ describe('/account', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(fakeApi.calls).toContain('DELETE users');
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    // Issue 17: an account-level event raises the top banner (SPEC §2.9 item 5).
+    const notice = await screen.findByText('Your account and everything in it have been deleted.');
+    expect(notice.closest('[role="status"]')).toHaveTextContent('Success');
   });
 
   it('signs out to /', async () => {

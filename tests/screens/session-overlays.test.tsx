@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaveApp } from '@/app/leave-app';
 import { fakePool } from '../msw/cognito';
 import { fakeApi } from '../msw/handlers';
-import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
+import { cleanup, renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 import { alice, signedInAs } from './session-helpers';
 
 // jsdom cannot leave the page; the allowlisted redirect is checked through this one function.
@@ -157,6 +157,21 @@ describe('Verify Email modal (SPEC §2.9 item 1)', () => {
     const modal = await openModal();
     await user.click(within(modal).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Verify Email' })).not.toBeInTheDocument());
+  });
+
+  it('comes once per sign-in: after Cancel a reload does not show it, and the account menu opens it again', async () => {
+    const modal = await openModal();
+    await user.click(within(modal).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Verify Email' })).not.toBeInTheDocument());
+    cleanup();
+
+    // A full page load with the same sign-in.
+    renderApp('/ai-image/');
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }, { timeout: 3000 }));
+    const later = await screen.findByRole('menuitem', { name: 'Verify email' });
+    expect(screen.queryByRole('dialog', { name: 'Verify Email' })).not.toBeInTheDocument();
+    await user.click(later);
+    expect(await screen.findByRole('dialog', { name: 'Verify Email' })).toBeInTheDocument();
   });
 
   it('closes with the Escape key, and focus starts inside it', async () => {

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { Menu } from '@/components/session/lazy-menu';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { SessionActorContext } from '@/components/session/session-context';
+import { VerifyEmailMenuItem } from '@/components/session/verify-email-menu-item';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { ROUTES } from '@/config/routes';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
@@ -105,6 +106,7 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
               {INSPECTOR_TEXTS.menuLink}
             </Menu.Item>
           )}
+          <VerifyEmailMenuItem />
           <Menu.Item onClick={() => session.send({ type: 'session.signOut' })}>Sign out</Menu.Item>
         </Menu.Dropdown>
       </Menu>

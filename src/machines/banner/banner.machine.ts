@@ -1,6 +1,12 @@
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, raise, setup } from 'xstate';
+import { BANNER_TEXTS } from '@/config/banner-texts';
+import { OFFLINE_BANNER_AFTER_MS } from '@/config/limits';
 
-/** SPEC §2.9 item 5: the global top banner is either a success or an error notice. */
+/**
+ * SPEC §2.9 item 5: the global top banner is either a success or an error notice. It is raised
+ * for account-level events (README "Top banner"): by the flows that send `banner.show`, and by
+ * the connection region below for a long drop-out.
+ */
 export type BannerKind = 'success' | 'error';
 
 export interface BannerContext {
@@ -10,7 +16,10 @@ export interface BannerContext {
 
 export type BannerEvent =
   | { type: 'banner.show'; kind: BannerKind; message: string }
-  | { type: 'banner.dismiss' };
+  | { type: 'banner.dismiss' }
+  /** The browser lost or regained its connection (the window's offline / online events). */
+  | { type: 'connection.offline' }
+  | { type: 'connection.online' };
 
 export const bannerMachine = setup({
   types: {
@@ -27,22 +36,52 @@ export const bannerMachine = setup({
     scrollToTop: () => {
       window.scrollTo({ top: 0, behavior: 'smooth' });
     },
+    raiseOffline: raise({ type: 'banner.show', kind: 'error', message: BANNER_TEXTS.offline }),
+    raiseBackOnline: raise({ type: 'banner.show', kind: 'success', message: BANNER_TEXTS.backOnline }),
+  },
+  delays: {
+    offlineNotice: OFFLINE_BANNER_AFTER_MS,
   },
 }).createMachine({
   id: 'banner',
   context: { kind: 'success', message: '' },
-  initial: 'hidden',
+  type: 'parallel',
   states: {
-    hidden: {
-      on: {
-        'banner.show': { target: 'visible', actions: ['storeNotice', 'scrollToTop'] },
+    notice: {
+      initial: 'hidden',
+      states: {
+        hidden: {
+          on: {
+            'banner.show': { target: 'visible', actions: ['storeNotice', 'scrollToTop'] },
+          },
+        },
+        visible: {
+          on: {
+            // A newer notice replaces the one on screen and scrolls up again.
+            'banner.show': { target: 'visible', reenter: true, actions: ['storeNotice', 'scrollToTop'] },
+            'banner.dismiss': { target: 'hidden', actions: 'clearNotice' },
+          },
+        },
       },
     },
-    visible: {
-      on: {
-        // A newer notice replaces the one on screen and scrolls up again.
-        'banner.show': { target: 'visible', reenter: true, actions: ['storeNotice', 'scrollToTop'] },
-        'banner.dismiss': { target: 'hidden', actions: 'clearNotice' },
+    /**
+     * Offline for over OFFLINE_BANNER_AFTER_MS raises an error notice, and coming back after that a
+     * success one (issue 17); a shorter drop-out raises nothing.
+     */
+    connection: {
+      initial: 'online',
+      states: {
+        online: {
+          on: { 'connection.offline': 'offlineBriefly' },
+        },
+        offlineBriefly: {
+          after: { offlineNotice: 'offlineLong' },
+          on: { 'connection.online': 'online' },
+        },
+        offlineLong: {
+          entry: 'raiseOffline',
+          on: { 'connection.online': { target: 'online', actions: 'raiseBackOnline' } },
+        },
       },
     },
   },

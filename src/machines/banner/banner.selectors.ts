@@ -10,4 +10,4 @@ export interface VisibleBanner {
 
 /** The notice to show, or null while the banner is hidden. */
 export const selectVisibleBanner = (snapshot: BannerSnapshot): VisibleBanner | null =>
-  snapshot.matches('visible') ? { kind: snapshot.context.kind, message: snapshot.context.message } : null;
+  snapshot.matches({ notice: 'visible' }) ? { kind: snapshot.context.kind, message: snapshot.context.message } : null;

@@ -4,18 +4,28 @@ import { confirmEmailVerification, errorMessage, sendEmailVerificationCode } fro
 export interface EmailVerificationContext {
   /** Where the last code went (a masked address), null until one was sent. */
   codeSentTo: string | null;
+  /** Put off earlier in this sign-in ("Later"): the modal starts closed. */
+  startClosed: boolean;
+}
+
+export interface EmailVerificationInput {
+  startClosed?: boolean;
 }
 
 export type EmailVerificationEvent =
   | { type: 'emailVerification.resend' }
   | { type: 'emailVerification.verify'; code: string }
-  | { type: 'emailVerification.cancel' };
+  | { type: 'emailVerification.cancel' }
+  /** The account menu's "Verify email": opens the modal again after Cancel. */
+  | { type: 'emailVerification.open' };
 
 /** What the verification actor tells the session (its parent), which shows the toasts. */
 export type EmailVerificationParentEvent =
   | { type: 'emailVerification.verified' }
   | { type: 'emailVerification.failed'; message: string }
-  | { type: 'emailVerification.sendFailed'; message: string };
+  | { type: 'emailVerification.sendFailed'; message: string }
+  /** The person closed the modal: the session remembers it for this sign-in. */
+  | { type: 'emailVerification.later' };
 
 /**
  * The Verify Email modal of SPEC §2.9 item 1 and §4 "E-mail verification": Resend asks for a new
@@ -27,6 +37,7 @@ export const emailVerificationMachine = setup({
   types: {
     context: {} as EmailVerificationContext,
     events: {} as EmailVerificationEvent,
+    input: {} as EmailVerificationInput,
   },
   actors: {
     sendCode: fromPromise<string | null>(() => sendEmailVerificationCode()),
@@ -34,10 +45,12 @@ export const emailVerificationMachine = setup({
   },
   guards: {
     hasCode: ({ event }) => event.type === 'emailVerification.verify' && event.code.trim() !== '',
+    startsClosed: ({ context }) => context.startClosed,
   },
   actions: {
     storeDestination: assign((_, params: { destination: string | null }) => ({ codeSentTo: params.destination })),
     reportVerified: sendParent({ type: 'emailVerification.verified' } satisfies EmailVerificationParentEvent),
+    reportLater: sendParent({ type: 'emailVerification.later' } satisfies EmailVerificationParentEvent),
     reportInvalidCode: sendParent(
       (_, params: { error: unknown }) =>
         ({ type: 'emailVerification.failed', message: errorMessage(params.error) }) satisfies EmailVerificationParentEvent,
@@ -49,12 +62,16 @@ export const emailVerificationMachine = setup({
   },
 }).createMachine({
   id: 'emailVerification',
-  context: { codeSentTo: null },
-  initial: 'open',
+  context: ({ input }) => ({ codeSentTo: null, startClosed: input.startClosed ?? false }),
+  initial: 'starting',
   states: {
+    /** Once per sign-in (issue 17): open, unless the person put it off earlier in this sign-in. */
+    starting: {
+      always: [{ guard: 'startsClosed', target: 'closed' }, { target: 'open' }],
+    },
     open: {
       initial: 'idle',
-      on: { 'emailVerification.cancel': 'closed' },
+      on: { 'emailVerification.cancel': { target: 'closed', actions: 'reportLater' } },
       states: {
         idle: {
           on: {
@@ -85,8 +102,10 @@ export const emailVerificationMachine = setup({
         },
       },
     },
-    /** Cancelled: the modal stays closed for the rest of this session. */
-    closed: {},
+    /** Cancelled: the modal stays closed for the rest of this sign-in, until the account menu opens it. */
+    closed: {
+      on: { 'emailVerification.open': 'open' },
+    },
     verified: { type: 'final' },
   },
 });

@@ -10,4 +10,7 @@ export const selectVerificationBusy = (snapshot: EmailVerificationSnapshot): boo
 /** The modal shows until Cancel or a verified code closes it. */
 export const selectVerificationOpen = (snapshot: EmailVerificationSnapshot): boolean => snapshot.matches('open');
 
+/** Put off (Cancel) in this sign-in: the account menu offers to open it again. */
+export const selectVerificationClosed = (snapshot: EmailVerificationSnapshot): boolean => snapshot.matches('closed');
+
 export const selectCodeSentTo = (snapshot: EmailVerificationSnapshot): string | null => snapshot.context.codeSentTo;

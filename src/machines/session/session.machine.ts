@@ -1,6 +1,12 @@
 import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { AuthFlowType, SocialProvider } from '@/config/env';
-import { GUEST_USERNAME, IDENTITY_CREDENTIALS_REFRESH_MS, NETWORK_RETRY_BASE_MS, NETWORK_RETRY_MAX_MS } from '@/config/limits';
+import {
+  GUEST_USERNAME,
+  IDENTITY_CREDENTIALS_REFRESH_MS,
+  NETWORK_RETRY_BASE_MS,
+  NETWORK_RETRY_MAX_MS,
+  STORAGE_KEYS,
+} from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
@@ -25,6 +31,7 @@ import {
 } from '@/services/auth';
 import type { AuthEvent, CurrentUser, MfaMethod, SignInStep, SignUpResult } from '@/services/auth';
 import { redeemCoupon } from '@/services/coupon';
+import { readStored, removeStored, writeStored } from '@/services/storage';
 import { checkUsernameAvailable, deleteAccount } from '@/services/users';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import type { CreditsParentEvent } from '@/machines/session/credits.machine';
@@ -122,7 +129,9 @@ export type SessionEvent = SessionUiEvent | SessionInternalEvent;
 export type SessionEmitted =
   | { type: 'session.navigate'; to: string; replace: boolean }
   | { type: 'session.redirect'; url: string }
-  | { type: 'session.notify'; tone: 'success' | 'error'; title: string; message: string };
+  | { type: 'session.notify'; tone: 'success' | 'error'; title: string; message: string }
+  /** An account-level event for the top banner (SPEC §2.9 item 5), not a passing toast. */
+  | { type: 'session.banner'; kind: 'success' | 'error'; message: string };
 
 export type SessionTag =
   | 'authBusy'
@@ -148,6 +157,12 @@ export type SessionTag =
  * the password reset are views of signedOut. Navigation, leaving the page and toasts go out as
  * emitted events; the children `credits` and `emailVerification` live while someone is signed in.
  */
+/** What this person has already seen in this sign-in (nothing for another person's record). */
+const overlaysSeen = (userId: string): { userId: string; guestWelcome: boolean; verifyEmailLater: boolean } => {
+  const stored = readStored(STORAGE_KEYS.overlaysSeen);
+  return stored?.userId === userId ? stored : { userId, guestWelcome: false, verifyEmailLater: false };
+};
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -227,6 +242,9 @@ export const sessionMachine = setup({
     redirectAllowed: ({ context }, params: { request: RedirectRequest | null }) =>
       params.request !== null && isAllowedRedirect(params.request.uri, context.redirectAllowlist),
     isGuest: ({ context }) => context.currentUser?.username === GUEST_USERNAME,
+    /** The guest welcome comes once per sign-in (issue 17), not on every reload or deep link. */
+    welcomesGuest: ({ context }) =>
+      context.currentUser?.username === GUEST_USERNAME && !overlaysSeen(context.currentUser.userId).guestWelcome,
     couponRedeemed: (_, params: { result: { credits: number } | null }) => params.result !== null,
     isTrue: (_, params: { value: boolean }) => params.value,
     tokenFailureIsNetwork: ({ event }) => event.type === 'auth.tokenRefreshFailed' && event.networkError,
@@ -307,12 +325,23 @@ export const sessionMachine = setup({
       const user = context.currentUser;
       const needsVerification = user !== null && user.attributes.email_verified !== 'true';
       if (needsVerification && !context.emailVerificationSpawned) {
-        enqueue.spawnChild('emailVerification', { id: 'emailVerification' });
+        const startClosed = overlaysSeen(user.userId).verifyEmailLater;
+        enqueue.spawnChild('emailVerification', { id: 'emailVerification', input: { startClosed } });
         enqueue.assign({ emailVerificationSpawned: true });
       } else if (!needsVerification && context.emailVerificationSpawned) {
         enqueue.stopChild('emailVerification');
         enqueue.assign({ emailVerificationSpawned: false });
       }
+    }),
+    rememberOverlaySeen: enqueueActions(({ context }, params: { overlay: 'guestWelcome' | 'verifyEmailLater' }) => {
+      const userId = context.currentUser?.userId;
+      if (userId) writeStored(STORAGE_KEYS.overlaysSeen, { ...overlaysSeen(userId), [params.overlay]: true });
+    }),
+    /** An account-level event: the top banner says it on the page the person lands on (README "Top banner"). */
+    announceAccountDeleted: emit({ type: 'session.banner' as const, kind: 'success' as const, message: SESSION_TEXTS.accountDeleted }),
+    /** Signing out ends the sign-in: the next one shows its overlays again. */
+    forgetOverlaysSeen: enqueueActions(() => {
+      removeStored(STORAGE_KEYS.overlaysSeen);
     }),
     stopEmailVerification: enqueueActions(({ enqueue }) => {
       enqueue.stopChild('emailVerification');
@@ -341,6 +370,13 @@ export const sessionMachine = setup({
         type: 'session.navigate',
         to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
         replace: false,
+      });
+      // Issue 17: saving a handle says so (the profile it moved to is not confirmation enough).
+      enqueue.emit({
+        type: 'session.notify',
+        tone: 'success',
+        title: SESSION_TEXTS.handleSaved,
+        message: SESSION_TEXTS.handleSavedMessage(context.pendingHandle ?? ''),
       });
       enqueue.assign({ pendingHandle: null });
     }),
@@ -396,6 +432,9 @@ export const sessionMachine = setup({
         'stopEmailVerification',
         'requestUserReload',
       ],
+    },
+    'emailVerification.later': {
+      actions: { type: 'rememberOverlaySeen', params: { overlay: 'verifyEmailLater' } },
     },
     'emailVerification.failed': {
       actions: {
@@ -729,7 +768,7 @@ export const sessionMachine = setup({
     signedIn: {
       type: 'parallel',
       entry: ['clearAuthMessages', 'resetNetworkRetries'],
-      exit: ['stopEmailVerification', 'forgetPreviousUser'],
+      exit: ['stopEmailVerification', 'forgetPreviousUser', 'forgetOverlaysSeen'],
       invoke: { src: 'credits', id: 'credits' },
       on: {
         // SPEC §4 auth events: signedOut goes to "/" (signedIn is handled by `flow`).
@@ -796,7 +835,7 @@ export const sessionMachine = setup({
                       },
                       // A refused redirect is reported, and the person carries on signed in.
                       {
-                        guard: 'isGuest',
+                        guard: 'welcomesGuest',
                         target: 'guestWelcome',
                         actions: [
                           { type: 'noteRefusedRedirect', params: ({ event }) => ({ request: event.output }) },
@@ -810,7 +849,7 @@ export const sessionMachine = setup({
                     ],
                     onError: [
                       {
-                        guard: 'isGuest',
+                        guard: 'welcomesGuest',
                         target: 'guestWelcome',
                         actions: { type: 'pushModal', params: { modal: { kind: 'guestWelcome' } } },
                       },
@@ -839,7 +878,12 @@ export const sessionMachine = setup({
                   },
                 },
                 guestWelcome: {
-                  on: { 'modal.confirm': { target: 'redeemingCoupon', actions: 'popModal' } },
+                  on: {
+                    'modal.confirm': {
+                      target: 'redeemingCoupon',
+                      actions: ['popModal', { type: 'rememberOverlaySeen', params: { overlay: 'guestWelcome' } }],
+                    },
+                  },
                 },
                 redeemingCoupon: {
                   invoke: {
@@ -954,7 +998,10 @@ export const sessionMachine = setup({
                   tags: 'accountBusy',
                   invoke: {
                     src: 'deleteAccount',
-                    onDone: '#session.signingOut',
+                    onDone: {
+                      target: '#session.signingOut',
+                      actions: 'announceAccountDeleted',
+                    },
                     onError: {
                       target: 'idle',
                       actions: {

@@ -16,6 +16,12 @@ export const SESSION_TEXTS = {
     destination ? `Enter the code we sent to ${destination}.` : 'Enter the code from your authenticator app.',
   signInFailed: 'The sign-in failed. Please try again.',
   handleNotSaved: 'Handle not saved',
+  handleSaved: 'Handle saved',
+  /** The account menu entry that opens Verify Email again after Cancel. */
+  verifyEmailLater: 'Verify email',
+  handleSavedMessage: (handle: string): string => `Your public profile is now at /@${handle}.`,
+  /** The top banner (SPEC §2.9 item 5) once the account is gone and the person signed out. */
+  accountDeleted: 'Your account and everything in it have been deleted.',
   accountNotDeleted: 'Account not deleted',
   codeNotSent: 'Code not sent',
 } as const;

@@ -1,5 +1,8 @@
 import { Alert, Group, Loader, Text } from '@mantine/core';
+import { useEffect } from 'react';
+import { BannerActorContext } from '@/components/banner/banner-context';
 import { CREDITS_TEXTS } from '@/config/credits-texts';
+import type { BannerKind } from '@/machines/banner/banner.machine';
 import type { CheckoutResult } from '@/machines/credits-page/credits-page.machine';
 import { selectCheckoutChecking, selectCheckoutResult } from '@/machines/credits-page/credits-page.selectors';
 import { CreditsPageActorContext } from '@/screens/credits/credits-context';
@@ -13,11 +16,31 @@ const NOTICES: Record<CheckoutResult['outcome'], { color: string; text: (credits
   unknown: { color: 'red', text: () => CREDITS_TEXTS.paymentUnknown },
 };
 
+/**
+ * The outcomes that raise the top banner (SPEC §2.9 item 5, issue 17: a payment returned from the
+ * checkout is an account-level event): paid as a success, a payment that did not go through as an
+ * error. Cancelled (the person's own choice) and pending stay a notice on the page.
+ */
+const BANNER_KINDS: Partial<Record<CheckoutResult['outcome'], BannerKind>> = {
+  paid: 'success',
+  declined: 'error',
+  expired: 'error',
+  unknown: 'error',
+};
+
 /** What became of the checkout the person just came back from (nothing on an ordinary visit). */
 export function CheckoutNotice() {
   const page = CreditsPageActorContext.useActorRef();
+  const banner = BannerActorContext.useActorRef();
   const checking = CreditsPageActorContext.useSelector(selectCheckoutChecking);
   const result = CreditsPageActorContext.useSelector(selectCheckoutResult);
+  const bannerKind = result ? BANNER_KINDS[result.outcome] : undefined;
+
+  useEffect(() => {
+    if (!result || !bannerKind) return;
+    banner.send({ type: 'banner.show', kind: bannerKind, message: NOTICES[result.outcome].text(result.credits) });
+  }, [banner, result, bannerKind]);
+
   if (checking) {
     return (
       <Alert color="blue" role="status">
@@ -28,7 +51,7 @@ export function CheckoutNotice() {
       </Alert>
     );
   }
-  if (!result) return null;
+  if (!result || bannerKind) return null;
   const notice = NOTICES[result.outcome];
   return (
     <Alert

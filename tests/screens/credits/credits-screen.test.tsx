@@ -64,7 +64,9 @@ describe('coming back from the checkout', () => {
     payCheckout(sessionId);
     await signedInAs(alice);
     const { router } = renderApp(`/credits?checkout=success&session_id=${sessionId}`);
-    expect(await screen.findByText('Payment received: 100 credits were added.', undefined, PAGE_LOAD)).toBeInTheDocument();
+    const received = await screen.findByText('Payment received: 100 credits were added.', undefined, PAGE_LOAD);
+    // Issue 17: a returned payment is an account-level event: the top banner says it (SPEC §2.9 item 5).
+    expect(received.closest('[role="status"]')).toHaveTextContent('Success');
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(router.state.location.pathname).toBe('/credits');
     expect(within(region('Your balance')).getByText('200 credits')).toBeInTheDocument();
@@ -81,7 +83,7 @@ describe('coming back from the checkout', () => {
     // Paying saved the card: auto-refill can be chosen now.
     expect(await within(region('Auto-refill')).findByText('Saved card: Visa ending in 4242')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await user.click(screen.getByRole('button', { name: 'Dismiss notice' }));
     expect(screen.queryByText('Payment received: 100 credits were added.')).not.toBeInTheDocument();
   });
 
