@@ -98,6 +98,9 @@ export const TOOL_TEXTS = {
   model: 'Model',
   modelOption: (label: string, cost: number): string => `${label} · ${credits(cost)}`,
   noModel: 'No model is available for this tool right now.',
+  /** A result file whose links kept failing (issue 17). */
+  fileNotLoaded: (label: string): string => `${label} could not be loaded. Reload the page to try again.`,
+  fileRefreshing: 'Loading a fresh link…',
   voice: 'Voice',
   duration: 'Duration (seconds)',
   aspectRatio: 'Aspect ratio',

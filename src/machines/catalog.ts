@@ -20,6 +20,7 @@ import { mediaSourceMachine } from '@/machines/media-source/media-source.machine
 import { organisationMachine } from '@/machines/organisation/organisation.machine';
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
+import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
@@ -58,6 +59,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(assetMachine, 'Asset'),
   entry(assetPickerMachine, 'Asset picker'),
   entry(shareMachine, 'Share'),
+  entry(resultFileMachine, 'Result file'),
   entry(sharedItemMachine, 'Shared item'),
   entry(contentsMachine, 'Contents (latest, profile)'),
   entry(promoVideosMachine, 'Promo videos'),

@@ -5,7 +5,7 @@ import { addFinetune, finetuneHandlers, resetFakeFinetunes } from '../msw/finetu
 import { API, fakeApi } from '../msw/handlers';
 import { addMedia, fakeMedia } from '../msw/media';
 import { server } from '../msw/server';
-import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
+import { act, renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 import { fileOfSize, PAGE_LOAD, pngFile, setUpJobTests } from './generation-helpers';
 import { alice, signedInAs } from './session-helpers';
 
@@ -281,15 +281,18 @@ describe('a generation tool page', () => {
   });
 
   it('highlights a running job named by ?job= (its live card)', async () => {
+    // The jobs panel links only finished jobs to their result (issue 17); a ?job= link to a
+    // running one (a bookmark, a notification) still shows its live card highlighted.
     fakeMedia.pollsToFinish = 10_000;
     await signedInAs(alice);
-    renderApp('/ai-image/text-to-image');
+    const { router } = renderApp('/ai-image/text-to-image');
     await waitFor(() => expect(generate()).toBeEnabled(), PAGE_LOAD);
     await user.type(screen.getByRole('textbox', { name: 'Prompt' }), 'a slow one');
     await user.click(generate());
-    await user.click(await screen.findByRole('button', { name: 'Jobs, 1 running' }));
-    const drawer = await screen.findByRole('dialog', { name: 'Jobs' });
-    await user.click(await within(drawer).findByRole('link', { name: 'View result' }));
+    await screen.findByRole('button', { name: 'Jobs, 1 running' });
+    const running = [...fakeMedia.media.values()].find((media) => media.args.prompt === 'a slow one');
+    expect(running).toBeDefined();
+    await act(() => router.navigate(`/ai-image/text-to-image?job=${running?.id ?? ''}`));
     const card = await within(results()).findByRole('article', { name: /^Text to Image job/ });
     await waitFor(() => expect(card).toHaveAttribute('aria-current', 'true'));
   });

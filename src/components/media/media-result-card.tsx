@@ -14,6 +14,8 @@ import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
 import { resultLabel, resultLabelKind } from '@/lib/result-labels';
 import { shareMachine } from '@/machines/content/share.machine';
+import { resultFileMachine } from '@/machines/result-file/result-file.machine';
+import { selectBroken, selectFileUrl, selectRefreshing, selectThumbnailUrl } from '@/machines/result-file/result-file.selectors';
 import { selectVisibility } from '@/machines/content/share.selectors';
 import type { selectHistory } from '@/machines/tool-history/tool-history.selectors';
 import { inspect } from '@/lib/inspection/hub';
@@ -120,21 +122,41 @@ function VideoLinks({ mediaId, result }: { mediaId: string; result: ShownResult 
   );
 }
 
-function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
-  const description = prompt ? `${result.label}: ${prompt}` : result.label;
+function ResultFile({ kind, mediaId, result: given, prompt }: ResultFileProps) {
+  const description = prompt ? `${given.label}: ${prompt}` : given.label;
+  // A signed link that fails to load (expired, refused) is replaced by a fresh one (resultFile machine).
+  const file = useActorRef(resultFileMachine, {
+    inspect,
+    input: { mediaId, itemIndex: given.itemIndex, url: given.url, thumbnailUrl: given.thumbnailUrl },
+  });
+  const url = useSelector(file, selectFileUrl);
+  const thumbnailUrl = useSelector(file, selectThumbnailUrl);
+  const broken = useSelector(file, selectBroken);
+  const refreshing = useSelector(file, selectRefreshing);
+  const result: ShownResult = { ...given, url, thumbnailUrl };
+  const failed = () => file.send({ type: 'file.failed' });
   return (
     <Stack gap={4}>
-      {kind === 'image' ? (
+      {broken ? (
+        <Text size="sm" c="red.8" role="alert">
+          {TOOL_TEXTS.fileNotLoaded(given.label)}
+        </Text>
+      ) : refreshing ? (
+        <Text size="sm" c="dimmed" role="status">
+          {TOOL_TEXTS.fileRefreshing}
+        </Text>
+      ) : kind === 'image' ? (
         <LightboxTrigger id={lightboxPictureId(mediaId, result.label)} label={result.label} href={result.url}>
           <img
             src={result.thumbnailUrl ?? result.url}
             alt={description}
             loading="lazy"
+            onError={failed}
             style={{ width: '100%', maxHeight: 320, objectFit: 'contain', borderRadius: 6, display: 'block' }}
           />
         </LightboxTrigger>
       ) : kind === 'audio' ? (
-        <audio controls preload="metadata" src={result.url} aria-label={description} style={{ width: '100%' }} />
+        <audio controls preload="metadata" src={result.url} aria-label={description} onError={failed} style={{ width: '100%' }} />
       ) : (
         <video
           controls
@@ -142,6 +164,7 @@ function ResultFile({ kind, mediaId, result, prompt }: ResultFileProps) {
           src={result.url}
           poster={result.thumbnailUrl ?? undefined}
           aria-label={description}
+          onError={failed}
           style={{ width: '100%', maxHeight: 360, borderRadius: 6, background: 'black' }}
         />
       )}
