@@ -57,7 +57,7 @@ describe('resultFile machine', () => {
     let calls = 0;
     const actor = createActor(
       resultFileMachine.provide({
-        actors: { freshLinks: fromPromise(async () => ({ url: `u${++calls}`, thumbnailUrl: null })) },
+        actors: { freshLinks: fromPromise(async () => ({ url: `u${++calls}`, thumbnailUrl: null as string | null })) },
       }),
       { input: { mediaId: 'm1', itemIndex: 0, url: 'u0', thumbnailUrl: null } },
     ).start();
@@ -77,7 +77,7 @@ describe('resultFile machine', () => {
     expect(historyOnly.getSnapshot().value).toBe('broken');
 
     const gone = createActor(
-      resultFileMachine.provide({ actors: { freshLinks: fromPromise(async () => Promise.reject(new Error('gone'))) } }),
+      resultFileMachine.provide({ actors: { freshLinks: fromPromise<{ url: string; thumbnailUrl: string | null }, { mediaId: string; itemIndex: number }>(async () => Promise.reject(new Error('gone'))) } }),
       { input: { mediaId: 'm1', itemIndex: 0, url: 'u0', thumbnailUrl: null } },
     ).start();
     gone.send({ type: 'file.failed' });

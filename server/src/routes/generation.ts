@@ -5,10 +5,9 @@ import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
-import type { MediaFileRow } from '../db/files.ts';
 import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
-import { MAX_INPUT_SECONDS } from '../render/video/video-input.ts';
 import { HttpError, ok } from './http.ts';
+import { inputCut, type CutInput } from './input-cut.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
 import { resolveFinetuneArg } from './finetune-input.ts';
 import { resolveMediaLink } from './image-inputs.ts';
@@ -48,15 +47,8 @@ function callerLeft(reply: FastifyReply): { signal: AbortSignal; dispose: () => 
  * and answer the job at once (async_mode true) or when it ended (false). Edit Video registers one
  * call per operation; the job keeps the call it came through.
  */
-/** An input of which only the first `used_seconds` are rendered (args.cut_inputs). */
-interface CutInput {
-  field: string;
-  seconds: number;
-  used_seconds: number;
-}
-
 export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
-  const { db, auth, engine, signer, provider } = deps;
+  const { db, auth, engine, signer } = deps;
   const sync = { ...DEFAULT_SYNC_WAIT, ...deps.syncWait };
   /** async_mode=false requests waiting, per user (this server's; each one holds a connection). */
   const waiting = new Map<string, number>();
@@ -74,22 +66,6 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     } finally {
       left.dispose();
     }
-  }
-
-  /**
-   * A video or sound input longer than MAX_INPUT_SECONDS is cut to its first MAX_INPUT_SECONDS when
-   * rendered (contract §1); the job's args record it so the person sees why the result is shorter.
-   * The stored length is used when known, else the file is probed (a probe that fails says nothing).
-   */
-  async function inputCut(file: MediaFileRow, field: string): Promise<CutInput | null> {
-    const seconds =
-      file.duration_seconds ??
-      (await provider.probeMedia(engine.store.absolutePath(file)).then(
-        (probe) => probe.durationSeconds,
-        () => null,
-      ));
-    if (seconds === null || seconds <= MAX_INPUT_SECONDS) return null;
-    return { field, seconds: Math.round(seconds * 100) / 100, used_seconds: MAX_INPUT_SECONDS };
   }
 
   async function createJob(
@@ -112,7 +88,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
       if (!file) continue;
       inputs.push({ field: input.field, file_id: file.id });
       if (input.media !== 'image') {
-        const cut = await inputCut(file, input.field);
+        const cut = await inputCut(deps, file, input.field);
         if (cut) cutInputs.push(cut);
       }
       // image_urls lists the pictures a job was made from; its videos and sounds are in inputs only.
@@ -121,7 +97,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
       // sign a file its owner does not own, so the share ends when the link expires.
       imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: input.link });
     }
-    // Issue 17: the job says which inputs it uses only the first MAX_INPUT_SECONDS of.
+    // Issue 17: the job says which inputs it uses only the first 30 s of (input-cut.ts).
     if (cutInputs.length > 0) parsed.args.cut_inputs = cutInputs;
     if (takesFinetune(tool, parsed.model.value)) {
       const finetune = await resolveFinetuneArg(db, user, body, parsed.model);

@@ -35,6 +35,7 @@ import { HttpError, ok } from './http.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
 import { resolveMediaLink } from './image-inputs.ts';
 import { mediaAnswer } from './media-answer.ts';
+import { inputCut, type CutInput } from './input-cut.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { requestDigest, single, type MultipartBody } from './multipart-body.ts';
@@ -361,13 +362,20 @@ async function resolveCreationInputs(
     ...parsed.pictures.map((link) => ({ field: 'image_urls' as const, link, kind: 'image' as const })),
     ...(parsed.videoLink ? [{ field: 'video_url' as const, link: parsed.videoLink, kind: 'video' as const }] : []),
   ];
+  const cutInputs: CutInput[] = [];
   for (const { field, link, kind } of links) {
     const file = await resolveMediaLink(deps, user, link, field, { kind, required: true });
     if (!file) continue;
     inputs.push({ field, file_id: file.id });
+    // Extend and Character Animate use only the first 30 s of their video: the job says so.
+    if (kind === 'video') {
+      const cut = await inputCut(deps, file, field);
+      if (cut) cutInputs.push(cut);
+    }
     // Another user's file (shared with a signed link) stays that link: answers never sign it again.
     if (field === 'image_urls') imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: link });
   }
+  if (cutInputs.length > 0) parsed.args.cut_inputs = cutInputs;
   return { inputs, imageUrls };
 }
 
