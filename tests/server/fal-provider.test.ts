@@ -1,4 +1,3 @@
-import HME from 'h264-mp4-encoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { optionsForTool, type ModelOption } from '../../src/config/asset-tools.ts';
 import type { AppConfiguration } from '../../src/config/app-config.ts';
@@ -8,7 +7,7 @@ import type { Media } from '../../src/services/schemas/media.ts';
 import { FAL_MODELS, FAL_TEXT_CALL, FAL_VISION_CALL, falCallFor, falCoverage } from '../../server/src/render/fal/models.ts';
 import { LOCAL_OPERATIONS } from '../../server/src/render/fal/provider.ts';
 import { startFalStandIn, type FalStandIn } from '../fal/queue-stand-in.ts';
-import { asMedia, balanceOf, fetchFile, ledgerRows, pollStatus, postForm, smallPng, wavOfSize, type FormFields } from './helpers/media.ts';
+import { asMedia, balanceOf, fetchFile, type FormFields, ledgerRows, pollStatus, postForm, smallMp4, smallPng, wavOfSize } from './helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 /**
@@ -30,28 +29,6 @@ let secondPicture: string;
 let video: string;
 let audio: string;
 let catalogue: AppConfiguration;
-
-async function smallMp4(frames = 12, width = 64, height = 48): Promise<Buffer> {
-  const encoder = await HME.createH264MP4Encoder();
-  encoder.width = width;
-  encoder.height = height;
-  encoder.frameRate = 12;
-  encoder.initialize();
-  for (let frame = 0; frame < frames; frame += 1) {
-    const rgba = new Uint8Array(width * height * 4);
-    for (let index = 0; index < rgba.length; index += 4) {
-      rgba[index] = (frame * 20) % 256;
-      rgba[index + 1] = ((index / 4) % width) * 3;
-      rgba[index + 2] = 160;
-      rgba[index + 3] = 255;
-    }
-    encoder.addFrameRgba(rgba);
-  }
-  encoder.finalize();
-  const bytes = Buffer.from(encoder.FS.readFile(encoder.outputFilename));
-  encoder.delete();
-  return bytes;
-}
 
 async function upload(endpoint: 'image' | 'video' | 'audio', field: string, file: { data: Buffer; name: string; type: string }): Promise<string> {
   const answer = await postForm(server, endpoint, { [field]: file }, { token: owner.accessToken });

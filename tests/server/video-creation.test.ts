@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import HME from 'h264-mp4-encoder';
-import { asMedia, balanceOf, ledgerRows, postForm, smallPng, type FormFields } from './helpers/media.ts';
+import { asMedia, balanceOf, ledgerRows, postForm, smallMp4, smallPng, type FormFields } from './helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 /**
@@ -206,22 +205,8 @@ describe('POST media without pose_preset', () => {
 });
 
 describe('a creation from a video longer than 30 s (issue 17)', () => {
-  /** A real H.264 MP4 of `seconds` seconds at 1 frame a second (small and quick to make). */
-  async function longMp4(seconds: number): Promise<Buffer> {
-    const encoder = await HME.createH264MP4Encoder();
-    encoder.width = 32;
-    encoder.height = 32;
-    encoder.frameRate = 1;
-    encoder.initialize();
-    for (let frame = 0; frame < seconds; frame += 1) encoder.addFrameRgba(new Uint8Array(32 * 32 * 4).fill(frame * 7));
-    encoder.finalize();
-    const bytes = Buffer.from(encoder.FS.readFile(encoder.outputFilename));
-    encoder.delete();
-    return bytes;
-  }
-
   it('says in its args that only the first 30 s of the video are used (Extend video)', async () => {
-    const upload = asMedia(await postForm(server, 'video', { video_file: { data: await longMp4(32), name: 'long.mp4', type: 'video/mp4' } }, { token: user.accessToken }));
+    const upload = asMedia(await postForm(server, 'video', { video_file: { data: await smallMp4(32, 32, 32, 1), name: 'long.mp4', type: 'video/mp4' } }, { token: user.accessToken }));
     const video = upload.items[0]?.url ?? '';
     const answer = await create(user, { creation_type: 'extend-video', option: 'KlingAI', video_url: video, pose_preset: JSON.stringify(motion()) });
     expect(answer.status, answer.body?.detail).toBe(200);

@@ -1,9 +1,8 @@
-import HME from 'h264-mp4-encoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATION_TOOLS, toolEndpoints } from '../../src/config/generation-tools.ts';
 import { MODEL_COSTS } from '../../src/config/model-costs.ts';
 import type { Media } from '../../src/services/schemas/media.ts';
-import { asMedia, balanceOf, ledgerRows, postForm, smallPng, wavOfSize, type FormFields } from './helpers/media.ts';
+import { asMedia, balanceOf, type FormFields, ledgerRows, postForm, smallMp4, smallPng, wavOfSize } from './helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from './helpers/server.ts';
 
 /**
@@ -19,29 +18,6 @@ let owner: User;
 let videoUrl: string;
 let pictureUrl: string;
 let audioUrl: string;
-
-/** A real H.264 MP4: `frames` frames of a colour sweep at 10 fps. */
-async function smallMp4(frames = 10, width = 64, height = 48): Promise<Buffer> {
-  const encoder = await HME.createH264MP4Encoder();
-  encoder.width = width;
-  encoder.height = height;
-  encoder.frameRate = 10;
-  encoder.initialize();
-  for (let frame = 0; frame < frames; frame += 1) {
-    const rgba = new Uint8Array(width * height * 4);
-    for (let index = 0; index < rgba.length; index += 4) {
-      rgba[index] = (frame * 25) % 256;
-      rgba[index + 1] = ((index / 4) % width) * 3;
-      rgba[index + 2] = 180;
-      rgba[index + 3] = 255;
-    }
-    encoder.addFrameRgba(rgba);
-  }
-  encoder.finalize();
-  const bytes = Buffer.from(encoder.FS.readFile(encoder.outputFilename));
-  encoder.delete();
-  return bytes;
-}
 
 async function upload(user: User, endpoint: 'image' | 'video' | 'audio', field: string, file: { data: Buffer; name: string; type: string }): Promise<string> {
   const answer = await postForm(server, endpoint, { [field]: file }, { token: user.accessToken });

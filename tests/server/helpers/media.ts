@@ -1,3 +1,4 @@
+import HME from 'h264-mp4-encoder';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
@@ -211,4 +212,30 @@ export function multipartStart(boundary: string, fields: Record<string, string>,
   }
   lines.push(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`);
   return Buffer.from(lines.join(''));
+}
+
+/**
+ * A real H.264 MP4: `frames` frames of a colour sweep at `fps` (10 frames at 10 fps is one second;
+ * 32 frames at 1 fps a 32 s video that is still quick to make).
+ */
+export async function smallMp4(frames = 10, width = 64, height = 48, fps = 10): Promise<Buffer> {
+  const encoder = await HME.createH264MP4Encoder();
+  encoder.width = width;
+  encoder.height = height;
+  encoder.frameRate = fps;
+  encoder.initialize();
+  for (let frame = 0; frame < frames; frame += 1) {
+    const rgba = new Uint8Array(width * height * 4);
+    for (let index = 0; index < rgba.length; index += 4) {
+      rgba[index] = (frame * 25) % 256;
+      rgba[index + 1] = ((index / 4) % width) * 3;
+      rgba[index + 2] = 180;
+      rgba[index + 3] = 255;
+    }
+    encoder.addFrameRgba(rgba);
+  }
+  encoder.finalize();
+  const bytes = Buffer.from(encoder.FS.readFile(encoder.outputFilename));
+  encoder.delete();
+  return bytes;
 }
