@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderApp, screen, userEvent, waitFor } from '../test-utils';
+import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 
 const notFoundHeading = { level: 1, name: 'Page not found' } as const;
 
@@ -81,7 +81,8 @@ describe('routes', () => {
     ['/ai-video/', 'Albums', '/ai-video/albums'],
   ])('links the upload page from the group page %s', async (path, label, target) => {
     const { router } = renderApp(path);
-    await userEvent.click(await screen.findByRole('link', { name: label }));
+    // The group page's own link (the menu lists every tool page too since issue 17).
+    await userEvent.click(await within(await screen.findByRole('main')).findByRole('link', { name: label }));
     expect(await screen.findByRole('heading', { level: 1, name: label })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(target);
   });

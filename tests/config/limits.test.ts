@@ -49,6 +49,8 @@ describe('defaults and limits of SPEC §9', () => {
       redirectUri: 'redirect_uri',
       redirectState: 'redirect_state',
       jobs: 'kinora_jobs',
+      // Issue 17: the guest welcome and Verify Email come once per sign-in.
+      overlaysSeen: 'kinora_overlays_seen',
     });
     expect(CREDITS_FETCH_RETRIES).toBe(2);
     expect(GUEST_USERNAME).toBe('guest');
