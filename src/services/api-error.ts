@@ -1,4 +1,5 @@
 import { MESSAGES } from '@/config/messages';
+import { JOB_SUBMIT_RETRY_STATUSES } from '@/config/limits';
 
 /**
  * `http`: the server answered with a failure; `network`: no answer at all (offline, time-out,
@@ -32,3 +33,19 @@ export const isApiError = (error: unknown): error is ApiError => error instanceo
  */
 export const errorMessageOf = (error: unknown, fallback: string = MESSAGES.apiError): string =>
   error instanceof Error && error.message.trim() !== '' ? error.message : fallback;
+
+/** The HTTP status of a failed call, when the server answered; undefined otherwise. */
+export const statusOf = (error: unknown): number | undefined => (isApiError(error) ? error.status : undefined);
+
+/** No answer at all: offline, timed out or aborted. */
+export const isNetworkFailure = (error: unknown): boolean => isApiError(error) && error.kind === 'network';
+
+/**
+ * A paid submit worth sending again with the same idempotency key: no answer, or one of
+ * JOB_SUBMIT_RETRY_STATUSES (the first request with this key still running, a gateway failure).
+ */
+export const isRetryableSubmit = (error: unknown): boolean =>
+  isNetworkFailure(error) || JOB_SUBMIT_RETRY_STATUSES.includes(statusOf(error) ?? 0);
+
+/** Any call worth sending again: what isRetryableSubmit allows, or any server failure (5xx). */
+export const isRetryable = (error: unknown): boolean => isRetryableSubmit(error) || (statusOf(error) ?? 0) >= 500;
