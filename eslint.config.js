@@ -77,7 +77,8 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrict([...react, ...layer('machines'), ...layer('screens'), ...layer('app'), ...layer('components')],
-      'the server may import src/config and src/services/schemas only (ARCHITECTURE.md §2).'),
+    rules: restrict([...react, ...layer('machines'), ...layer('screens'), ...layer('app'), ...layer('components'),
+      '**/src/services/*.ts', '**/src/lib/inspection/*'],
+      'the server may import src/config, src/services/schemas and the pure helpers of src/lib, never React code (README, Architecture).'),
   },
 );

@@ -24,6 +24,8 @@ describe('import direction', () => {
     ['a service importing a machine', 'src/services/example.ts', "import { appConfigMachine as x } from '@/machines/app-config/app-config.machine';"],
     ['the server importing React', 'server/src/example.ts', "import x from 'react';"],
     ['the server importing a machine', 'server/src/example.ts', "import { appConfigMachine as x } from '../../src/machines/app-config/app-config.machine';"],
+    ['the server importing a web service', 'server/src/example.ts', "import { http as x } from '../../src/services/http.ts';"],
+    ['the server importing the inspector', 'server/src/example.ts', "import { createInspectionHub as x } from '../../src/lib/inspection/hub.ts';"],
   ])('refuses %s', async (_name, filePath, source) => {
     expect(await importErrors(filePath, source)).toHaveLength(1);
   });
@@ -33,6 +35,7 @@ describe('import direction', () => {
     ['a screen importing a machine selector', 'src/screens/example/example-screen.tsx', "import { selectTierInformation as x } from '@/machines/app-config/app-config.selectors';"],
     ['the server importing config', 'server/src/example.ts', "import { MODEL_COSTS as x } from '../../src/config/model-costs.ts';"],
     ['the server importing a shared schema', 'server/src/example.ts', "import { userCreditsSchema as x } from '../../src/services/schemas/credits.ts';"],
+    ['the server importing a pure helper of src/lib', 'server/src/example.ts', "import { resultLabel as x } from '../../src/lib/result-labels.ts';"],
   ])('allows %s', async (_name, filePath, source) => {
     expect(await importErrors(filePath, source)).toEqual([]);
   });
