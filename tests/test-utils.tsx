@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { render as rtlRender, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
@@ -30,7 +31,9 @@ export function render(ui: ReactElement, { route = '/', ...options }: Options = 
         <Notifications />
         <AppConfigActorContext.Provider>
           <SessionActorContext.Provider options={{ input: sessionInput }}>
-            <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+            <MemoryRouter initialEntries={[route]}>
+              <ModalsProvider>{children}</ModalsProvider>
+            </MemoryRouter>
           </SessionActorContext.Provider>
         </AppConfigActorContext.Provider>
       </MantineProvider>

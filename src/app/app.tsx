@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
@@ -15,6 +16,20 @@ import { inspect } from '@/lib/inspection/hub';
 import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
 import type { AppRouter } from '@/app/router';
+
+/**
+ * The jobs registry, given the session actor as input: it follows who is signed in and their
+ * balance through its own `account` actor (and the page through `watchPage`), not through React
+ * effects. The session lives in its own actor system, so a ref is how the registry reaches it.
+ */
+function JobsRegistry({ children }: { children: ReactNode }) {
+  const session = SessionActorContext.useActorRef();
+  return (
+    <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: document.visibilityState === 'hidden', session }, inspect }}>
+      {children}
+    </JobsActorContext.Provider>
+  );
+}
 
 interface AppProvidersProps {
   telemetry: Telemetry;
@@ -47,7 +62,10 @@ export function AppProviders({ telemetry, sessionInput, children, mantineEnv = '
             <SessionActorContext.Provider options={{ id: 'session', input: sessionInput, inspect }}>
               {/* Inside the session: the registry follows who is signed in (see useJobsBridge). */}
               <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: document.visibilityState === 'hidden' }, inspect }}>
-                <ErrorBoundary onError={telemetry.reportError}>{children}</ErrorBoundary>
+                <ErrorBoundary onError={telemetry.reportError}>
+                  {/* Confirmations (useConfirm) render here, with the actors above in reach. */}
+                  <ModalsProvider>{children}</ModalsProvider>
+                </ErrorBoundary>
               </JobsActorContext.Provider>
             </SessionActorContext.Provider>
           </BannerActorContext.Provider>

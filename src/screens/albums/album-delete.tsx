@@ -1,5 +1,5 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Group } from '@mantine/core';
+import { useConfirm } from '@/components/confirm/use-confirm';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import { selectCanDelete, selectDeleting } from '@/machines/batch/batch.selectors';
 import { BatchActorContext } from '@/screens/albums/batch-context';
@@ -11,31 +11,26 @@ export function AlbumDelete() {
   const album = BatchActorContext.useActorRef();
   const canDelete = BatchActorContext.useSelector(selectCanDelete);
   const deleting = BatchActorContext.useSelector(selectDeleting);
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   return (
     <Group>
-      <Button color="red" variant="light" loading={deleting} disabled={!canDelete} onClick={() => setConfirming(true)}>
+      <Button
+        color="red"
+        variant="light"
+        loading={deleting}
+        disabled={!canDelete}
+        onClick={() =>
+          confirm({
+            title: TEXTS.deleteTitle,
+            text: TEXTS.deleteText,
+            cancel: TEXTS.deleteCancel,
+            confirm: TEXTS.deleteConfirm,
+            onConfirm: () => album.send({ type: 'batch.delete' }),
+          })
+        }
+      >
         {TEXTS.deleteButton}
       </Button>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={TEXTS.deleteTitle} centered>
-        <Stack gap="md">
-          <Text size="sm">{TEXTS.deleteText}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
-              {TEXTS.deleteCancel}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                setConfirming(false);
-                album.send({ type: 'batch.delete' });
-              }}
-            >
-              {TEXTS.deleteConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </Group>
   );
 }

@@ -1,7 +1,8 @@
-import { Alert, Anchor, Button, Group, Modal, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { useConfirm } from '@/components/confirm/use-confirm';
 import { animatePicturePath, editVideoPath, MediaResultCard, shownResults } from '@/components/media/media-result-card';
 import { ASSETS_TEXTS } from '@/config/assets-texts';
 import { ROUTES } from '@/config/routes';
@@ -72,7 +73,7 @@ export function AssetPage({ id }: { id: string }) {
   const removing = useSelector(asset, selectRemovingMedia);
   const busy = useSelector(asset, selectAssetBusy);
   const savedCount = useSelector(asset, selectSavedCount);
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const navigate = useNavigate();
 
   useEffect(() => {
@@ -179,29 +180,19 @@ export function AssetPage({ id }: { id: string }) {
       </Stack>
 
       <Group>
-        <Button color="red" variant="light" loading={deleting} disabled={busy && !deleting} onClick={() => setConfirming(true)}>
+        <Button color="red" variant="light" loading={deleting} disabled={busy && !deleting} onClick={() =>
+            confirm({
+              title: TEXTS.deleteTitle,
+              text: TEXTS.deleteText,
+              cancel: TEXTS.deleteCancel,
+              confirm: TEXTS.deleteConfirm,
+              onConfirm: () => asset.send({ type: 'asset.delete' }),
+            })
+          }
+        >
           {TEXTS.deleteButton}
         </Button>
       </Group>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={TEXTS.deleteTitle} centered>
-        <Stack gap="md">
-          <Text size="sm">{TEXTS.deleteText}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
-              {TEXTS.deleteCancel}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                setConfirming(false);
-                asset.send({ type: 'asset.delete' });
-              }}
-            >
-              {TEXTS.deleteConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </Stack>
   );
 }

@@ -1,7 +1,8 @@
-import { Anchor, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useConfirm } from '@/components/confirm/use-confirm';
 import { ASSETS_TEXTS } from '@/config/assets-texts';
 import { ROUTES } from '@/config/routes';
 import { assetsMachine, type Asset } from '@/machines/assets/assets.machine';
@@ -66,7 +67,7 @@ export function AssetsList() {
   const creating = useSelector(assets, selectCreatingAsset);
   const createError = useSelector(assets, selectCreateAssetError);
   const deleteError = useSelector(assets, selectDeleteAssetError);
-  const [deleting, setDeleting] = useState<Asset | null>(null);
+  const confirm = useConfirm();
   const [created, setCreated] = useState<{ count: number; name: string }>({ count: 0, name: '' });
 
   useEffect(() => {
@@ -101,7 +102,15 @@ export function AssetsList() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
             {items.map((asset) => (
-              <AssetCard key={asset.id} asset={asset} onDelete={() => setDeleting(asset)} />
+              <AssetCard key={asset.id} asset={asset} onDelete={() =>
+                  confirm({
+                    title: ASSETS_TEXTS.asset.deleteTitle,
+                    text: ASSETS_TEXTS.asset.deleteText,
+                    cancel: ASSETS_TEXTS.asset.deleteCancel,
+                    confirm: ASSETS_TEXTS.asset.deleteConfirm,
+                    onConfirm: () => assets.send({ type: 'assets.delete', id: asset.id }),
+                  })
+                } />
             ))}
           </SimpleGrid>
         )}
@@ -120,25 +129,6 @@ export function AssetsList() {
         resetKey={created.count}
         onSubmit={(values) => assets.send({ type: 'assets.create', ...values })}
       />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={ASSETS_TEXTS.asset.deleteTitle} centered>
-        <Stack gap="md">
-          <Text size="sm">{ASSETS_TEXTS.asset.deleteText}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)} data-autofocus>
-              {ASSETS_TEXTS.asset.deleteCancel}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                if (deleting) assets.send({ type: 'assets.delete', id: deleting.id });
-                setDeleting(null);
-              }}
-            >
-              {ASSETS_TEXTS.asset.deleteConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </Stack>
   );
 }

@@ -3,6 +3,7 @@ import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Titl
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { useConfirm } from '@/components/confirm/use-confirm';
 import { HANDLE_PATTERN } from '@/config/handle';
 import { ORGANISATION_TEXTS } from '@/config/organisation-texts';
 import type { CustomerMember } from '@/machines/organisation/organisation.machine';
@@ -180,7 +181,7 @@ export function MembersSection() {
   const balance = OrganisationActorContext.useSelector(selectBalance) ?? 0;
   const busy = OrganisationActorContext.useSelector(selectOrganisationBusy);
   const removingId = OrganisationActorContext.useSelector(selectRemovingId);
-  const [removing, setRemoving] = useState<CustomerMember | null>(null);
+  const confirm = useConfirm();
   const [transferTo, setTransferTo] = useState<CustomerMember | null>(null);
 
   useEffect(() => {
@@ -239,7 +240,15 @@ export function MembersSection() {
                           color="red"
                           loading={removingId === member.id}
                           disabled={busy !== null && removingId !== member.id}
-                          onClick={() => setRemoving(member)}
+                          onClick={() =>
+                            confirm({
+                              title: TEXTS.members.removeTitle,
+                              text: TEXTS.members.removeText(memberName(member)),
+                              cancel: TEXTS.members.removeCancel,
+                              confirm: TEXTS.members.removeConfirm,
+                              onConfirm: () => organisation.send({ type: 'organisation.removeMember', memberId: member.id }),
+                            })
+                          }
                         >
                           {TEXTS.members.remove(memberName(member))}
                         </Button>
@@ -257,25 +266,6 @@ export function MembersSection() {
           {TEXTS.transfer.noBalance}
         </Text>
       )}
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={TEXTS.members.removeTitle} centered>
-        <Stack gap="md">
-          <Text size="sm">{removing ? TEXTS.members.removeText(memberName(removing)) : ''}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRemoving(null)} data-autofocus>
-              {TEXTS.members.removeCancel}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                if (removing) organisation.send({ type: 'organisation.removeMember', memberId: removing.id });
-                setRemoving(null);
-              }}
-            >
-              {TEXTS.members.removeConfirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
       {transferTo && <TransferModal key={transferTo.id} member={transferTo} onClose={closeTransfer} />}
     </Stack>
   );
