@@ -19,11 +19,13 @@ import { jobsMachine } from '@/machines/jobs/jobs.machine';
 import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
 import { organisationMachine } from '@/machines/organisation/organisation.machine';
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
+import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -47,6 +49,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(sessionMachine, 'Session'),
   entry(creditsMachine, 'Credits (session child)'),
   entry(emailVerificationMachine, 'Email verification'),
+  entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(appConfigMachine, 'App configuration'),
   entry(bannerMachine, 'Top banner'),
   entry(jobsMachine, 'Jobs registry'),
@@ -73,6 +76,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(organisationMachine, 'Organisation'),
   entry(contactMachine, 'Contact form'),
   entry(helpTopicsMachine, 'Help topics'),
+  entry(paidRequestMachine, 'Paid request (story, album, generation job child)'),
 ];
 
 export const catalogEntry = (machineId: string): CatalogEntry | undefined =>

@@ -1,0 +1,176 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { JOB_POLL } from '@/config/limits';
+import { affordability, refusalMessage, type CreditCheckUser, type RefusalReason, type RefusalWording } from '@/lib/affordability';
+import { fullJitterDelay } from '@/lib/backoff';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-error';
+
+/**
+ * One paid call (issue 18): the story wizard's parts and sound, an album's clips, a generation
+ * job's submit. SPEC §6 is checked before anything is sent; then the call is sent with one
+ * Idempotency-Key, and sent again with the same key while no answer comes (the server replays the
+ * first answer when it had one), at most `maxRetries` times.
+ *
+ *   checkingCredit → refused (final: SPEC §6 words)
+ *                  → submitting ⇄ retrying → done (final: the answer) | failed (final: the error)
+ *
+ * The call itself is the `submit` actor, which each parent provides (`paidRequestWith`); the
+ * parent reads the outcome from `xstate.done.actor.<id>` (`output`).
+ */
+
+/** What `submit` is given: the parent's request as it built it, and the key every retry sends again. */
+export interface PaidSubmitInput<TRequest = unknown> {
+  request: TRequest;
+  idempotencyKey: string;
+}
+
+export interface PaidRequestInput {
+  user: CreditCheckUser | null;
+  credit: number | null;
+  /** Credits the call costs, as the page showed it. */
+  cost: number;
+  /** Whatever the parent's `submit` needs (endpoint and fields, the board and ids…). */
+  request: unknown;
+  /** A key to send again (a resubmit of the same click); a new one otherwise. */
+  idempotencyKey?: string;
+  /** Sends again after no answer, at most this many times (the first send not counted). */
+  maxRetries: number;
+  /** A 5xx is sent again too (the story's calls); otherwise only no answer or JOB_SUBMIT_RETRY_STATUSES. */
+  retryServerErrors?: boolean;
+  /** The words of a shortfall: a tool's or a story step's. */
+  wording?: RefusalWording;
+  /** An unanswered send is given up and sent again after this long; none when absent. */
+  submitTimeoutMs?: number;
+  /** The page is hidden: a retry waits until it is shown (or the browser is back online). */
+  hidden?: boolean;
+}
+
+export type PaidRequestOutput =
+  | { outcome: 'done'; answer: unknown; idempotencyKey: string }
+  | { outcome: 'refused'; reason: RefusalReason; message: string }
+  | { outcome: 'failed'; error: unknown; message: string };
+
+export interface PaidRequestContext {
+  user: CreditCheckUser | null;
+  credit: number | null;
+  cost: number;
+  request: unknown;
+  idempotencyKey: string;
+  maxRetries: number;
+  retryServerErrors: boolean;
+  wording: RefusalWording;
+  submitTimeoutMs: number | null;
+  hidden: boolean;
+  /** Sends again so far (0 while the first send is on its way). */
+  retryAttempt: number;
+  /** Set on reaching a final state. */
+  outcome: PaidRequestOutput | null;
+}
+
+export type PaidRequestEvent =
+  /** The page was hidden or shown: a retry waits while it is hidden. */
+  | { type: 'paid.visibility'; hidden: boolean }
+  /** The browser is back online: a waiting retry is sent now. */
+  | { type: 'paid.online' };
+
+/** Waits that never end: no submit time-out was asked for. */
+const NEVER_MS = 2 ** 31 - 1;
+
+export const paidRequestMachine = setup({
+  types: {
+    context: {} as PaidRequestContext,
+    events: {} as PaidRequestEvent,
+    input: {} as PaidRequestInput,
+    output: {} as PaidRequestOutput,
+  },
+  actors: {
+    // Each parent provides its call (paidRequestWith); this one says so if it forgot.
+    submit: fromPromise<unknown, PaidSubmitInput>(async () => {
+      throw new Error('paidRequest: no submit actor was provided');
+    }),
+  },
+  guards: {
+    affordable: ({ context }) => affordability({ user: context.user, cost: context.cost, credit: context.credit }).affordable,
+    retryable: ({ context }, params: { error: unknown }) =>
+      context.retryAttempt < context.maxRetries && (context.retryServerErrors ? isRetryable(params.error) : isRetryableSubmit(params.error)),
+    hasSubmitTimeout: ({ context }) => context.submitTimeoutMs !== null,
+    visible: ({ context }) => !context.hidden,
+    becameVisible: ({ event }) => event.type === 'paid.visibility' && !event.hidden,
+  },
+  actions: {
+    refuse: assign(({ context }) => {
+      const check = affordability({ user: context.user, cost: context.cost, credit: context.credit });
+      if (check.affordable) return {};
+      return { outcome: { outcome: 'refused' as const, reason: check.reason, message: refusalMessage(check, context.wording) } };
+    }),
+    countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
+    setHidden: assign(({ event }) => (event.type === 'paid.visibility' ? { hidden: event.hidden } : {})),
+    succeed: assign(({ context }, params: { answer: unknown }) => ({
+      outcome: { outcome: 'done' as const, answer: params.answer, idempotencyKey: context.idempotencyKey },
+    })),
+    fail: assign((_, params: { error: unknown }) => ({
+      outcome: { outcome: 'failed' as const, error: params.error, message: errorMessageOf(params.error) },
+    })),
+  },
+  delays: {
+    retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
+    submitTimeout: ({ context }) => context.submitTimeoutMs ?? NEVER_MS,
+  },
+}).createMachine({
+  id: 'paidRequest',
+  context: ({ input }) => ({
+    user: input.user,
+    credit: input.credit,
+    cost: input.cost,
+    request: input.request,
+    idempotencyKey: input.idempotencyKey ?? newIdempotencyKey(),
+    maxRetries: input.maxRetries,
+    retryServerErrors: input.retryServerErrors ?? false,
+    wording: input.wording ?? 'job',
+    submitTimeoutMs: input.submitTimeoutMs ?? null,
+    hidden: input.hidden ?? false,
+    retryAttempt: 0,
+    outcome: null,
+  }),
+  on: { 'paid.visibility': { actions: 'setHidden' } },
+  initial: 'checkingCredit',
+  states: {
+    /** SPEC §6, before any paid call. */
+    checkingCredit: {
+      always: [{ guard: 'affordable', target: 'submitting' }, { target: 'refused', actions: 'refuse' }],
+    },
+    submitting: {
+      // Leaving the state stops the call's actor, which aborts its fetch (the signal).
+      after: { submitTimeout: { guard: 'hasSubmitTimeout', target: 'retrying', actions: 'countRetry' } },
+      invoke: {
+        src: 'submit',
+        input: ({ context }) => ({ request: context.request, idempotencyKey: context.idempotencyKey }),
+        onDone: { target: 'done', actions: { type: 'succeed', params: ({ event }) => ({ answer: event.output }) } },
+        onError: [
+          { guard: { type: 'retryable', params: ({ event }) => ({ error: event.error }) }, target: 'retrying', actions: 'countRetry' },
+          { target: 'failed', actions: { type: 'fail', params: ({ event }) => ({ error: event.error }) } },
+        ],
+      },
+    },
+    /** The call may or may not have reached the server: only sending it again with the same key tells. */
+    retrying: {
+      tags: ['reconnecting'],
+      after: { retryDelay: { guard: 'visible', target: 'submitting' } },
+      on: {
+        'paid.online': 'submitting',
+        'paid.visibility': { guard: 'becameVisible', target: 'submitting', actions: 'setHidden' },
+      },
+    },
+    done: { type: 'final' },
+    refused: { type: 'final' },
+    failed: { type: 'final' },
+  },
+  output: ({ context }) => context.outcome ?? { outcome: 'failed', error: null, message: errorMessageOf(null) },
+});
+
+/** The paid-request machine with the parent's call as its `submit` (typed by the parent). */
+export function paidRequestWith<TRequest, TAnswer>(submit: (input: PaidSubmitInput<TRequest>, signal: AbortSignal) => Promise<TAnswer>) {
+  return paidRequestMachine.provide({
+    actors: { submit: fromPromise<unknown, PaidSubmitInput>(({ input, signal }) => submit(input as PaidSubmitInput<TRequest>, signal)) },
+  });
+}
