@@ -97,5 +97,3 @@ export const storiesMachine = setup({
 });
 
 export type StoriesSnapshot = SnapshotFrom<typeof storiesMachine>;
-
-export { selectStories, selectStoriesStatus, selectStoriesError, selectDeletingStory } from '@/machines/story/stories.selectors';

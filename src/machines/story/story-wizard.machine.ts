@@ -27,7 +27,6 @@ import {
   concatInputs,
   concatProblem,
   hasLiveJobs,
-  mergeBoards,
   nextStep,
   partRecord,
   partStatesOf,
@@ -36,6 +35,7 @@ import {
   STORY_RULE_TEXTS,
   type BoardEditEvent,
 } from '@/machines/story/story-board';
+import { mergeBoards } from '@/machines/story/story-merge';
 import type { IdeaFields, StoryWizardEvent, StoryWizardInput } from '@/machines/story/story-wizard.types';
 
 // Screens may not import services; they get these types from here.

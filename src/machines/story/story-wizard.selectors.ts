@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { StoryPart, StoryStep } from '@/config/story';
 import { classifyStatus } from '@/lib/job-status';
@@ -109,45 +110,37 @@ export const selectWizardError = (snapshot: StoryWizardSnapshot): string | null 
 
 const account = (context: StoryWizardContext) => ({ user: context.user, credit: context.credit });
 
-// A memo per snapshot (a pure cache): the same snapshot gives the same view.
-const views = new WeakMap<StoryWizardSnapshot, StoryView | null>();
-
-/** Everything the wizard's steps show about the story; null before a story exists (a new one at the idea step). */
-export function selectStoryView(snapshot: StoryWizardSnapshot): StoryView | null {
-  if (views.has(snapshot)) return views.get(snapshot) ?? null;
+/** Everything the wizard's steps show about the story; null before a story exists (a new one at the idea step). The same view for the same snapshot. */
+export const selectStoryView: (snapshot: StoryWizardSnapshot) => StoryView | null = createSelector([(snapshot: StoryWizardSnapshot) => snapshot], (snapshot) => {
   const { context } = snapshot;
   const { story, board } = context;
-  let view: StoryView | null = null;
-  if (story && board) {
-    const states = statesOf(context) as StoryPartStates;
-    const busy = selectBusy(snapshot);
-    const running = runningCounts(story, states);
-    view = {
-      id: story.id,
-      title: board.title,
-      idea: story.idea,
-      duration: story.duration,
-      aspectRatio: story.aspect_ratio,
-      style: story.style,
-      imageUrls: story.image_urls,
-      board,
-      states,
-      reachable: reachableSteps(story, board, states),
-      saveState: saveStateOf(context),
-      saveError: context.saveError,
-      busy,
-      generatingPart: busy === 'generating' ? (context.request?.part ?? null) : busy === 'joining' ? 'concat' : null,
-      running,
-      paused: context.hidden && Object.values(running).some((count) => count > 0),
-      error: context.error,
-      notice: context.notice,
-      credit: context.credit,
-      creditLoading: context.creditLoading,
-    };
-  }
-  views.set(snapshot, view);
-  return view;
-}
+  if (!story || !board) return null;
+  const states = statesOf(context) as StoryPartStates;
+  const busy = selectBusy(snapshot);
+  const running = runningCounts(story, states);
+  return {
+    id: story.id,
+    title: board.title,
+    idea: story.idea,
+    duration: story.duration,
+    aspectRatio: story.aspect_ratio,
+    style: story.style,
+    imageUrls: story.image_urls,
+    board,
+    states,
+    reachable: reachableSteps(story, board, states),
+    saveState: saveStateOf(context),
+    saveError: context.saveError,
+    busy,
+    generatingPart: busy === 'generating' ? (context.request?.part ?? null) : busy === 'joining' ? 'concat' : null,
+    running,
+    paused: context.hidden && Object.values(running).some((count) => count > 0),
+    error: context.error,
+    notice: context.notice,
+    credit: context.credit,
+    creditLoading: context.creditLoading,
+  };
+});
 
 /** What making these parts costs (ids given, else every one missing, failed or stale) and whether it can be paid. */
 export function selectPartCost(
