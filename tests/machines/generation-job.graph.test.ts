@@ -1,36 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { createEmptyActor } from 'xstate';
-import type { AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
+import type { AnyStateNode } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobEvent, GenerationJobInput } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobSnapshot } from '@/machines/generation-job/generation-job.selectors';
+import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph } from '../helpers/graph-coverage';
 import { buildFinishedMedia, buildJobInput, buildMedia, buildStatus, httpError, networkError } from './generation-job.fixtures';
 
 /**
  * Model-based coverage of the generation job (ARCHITECTURE §3, §5; issue 4): the shortest paths
  * from each way a job can start, over every event the machine accepts (actor answers included),
  * must reach every state node where the job can rest, and together take every transition of the
- * definition. The nodes and edges come from the machine itself, so a state or transition added
- * later that nothing reaches fails here.
+ * definition (tests/helpers/graph-coverage.ts). The nodes and edges come from the machine itself,
+ * so a state or transition added later that nothing reaches fails here.
  */
 
 const machine = generationJobMachine;
-const nodes = getStateNodes(machine.root);
-const nodeByPath = new Map<string, AnyStateNode>(nodes.map((node) => [node.path.join('.'), node]));
-
-/** Every active state path of a value: { a: 'b' } → a, a.b. */
-const activePaths = (value: StateValue, prefix: string[] = []): string[] => {
-  if (typeof value === 'string') return [[...prefix, value].join('.')];
-  return Object.entries(value).flatMap(([key, child]) => [
-    [...prefix, key].join('.'),
-    ...(child === undefined ? [] : activePaths(child, [...prefix, key])),
-  ]);
-};
-
-/** Decision nodes: an unguarded eventless transition leaves them in the same step they are entered. */
-const isDecision = (node: AnyStateNode): boolean => (node.always ?? []).some((transition) => !transition.guard);
+const nodeByPath = new Map<string, AnyStateNode>(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
 
 const NEWER = '2025-01-01T10:00:05.000Z';
 const OLDER = '2025-01-01T09:59:00.000Z';
@@ -104,50 +91,6 @@ const eventsFor = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] => {
   });
 };
 
-/**
- * One branch of the definition: its source node, its event, and its place among the guarded
- * branches for that event, so a guard whose branch is never taken shows up too.
- */
-const edgeOf = (transition: AnyTransitionDefinition): string => {
-  const siblings = transition.eventType
-    ? (transition.source.transitions.get(transition.eventType) ?? [])
-    : (transition.source.always ?? []);
-  const branch = siblings.indexOf(transition);
-  return `${transition.source.path.join('.') || '(root)'} · ${transition.eventType || '(always)'} #${branch}`;
-};
-
-const definedEdges = (): Set<string> =>
-  new Set(
-    [machine.root, ...nodes].flatMap((node) => [
-      ...[...node.transitions.values()].flat().map(edgeOf),
-      ...(node.always ?? []).map(edgeOf),
-    ]),
-  );
-
-/** The edges one step takes, eventless ones included, collected from the inspector's microsteps. */
-const edgesTaken = (snapshot: GenerationJobSnapshot, event: GenerationJobEvent): string[] => {
-  const taken: string[] = [];
-  const actor = createEmptyActor();
-  const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
-    _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
-      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
-    },
-  });
-  const scope = {
-    self: actor,
-    logger: () => {},
-    id: '',
-    sessionId: 'edges',
-    defer: () => {},
-    system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as AnyActorScope;
-  machine.transition(snapshot, event, scope);
-  return taken;
-};
-
 /** Each way a job starts: fresh, refused, hidden, resumed (visible and hidden), re-sent after a reload. */
 const STARTS: Record<string, GenerationJobInput> = {
   fresh: buildJobInput(),
@@ -158,70 +101,35 @@ const STARTS: Record<string, GenerationJobInput> = {
   resubmitted: buildJobInput({ resubmit: true, user: null, credit: null }),
 };
 
-const traversals = Object.values(STARTS).map((input) => ({
-  input,
-  events: eventsFor,
-  serializeState,
-}));
-
-/**
- * The initial snapshot is taken after the start's decisions; its eventless edges are taken there
- * and not by any event, so they are read from a start here.
- */
-const startEdges = (input: GenerationJobInput): string[] => {
-  const taken: string[] = [];
-  const actor = createEmptyActor();
-  const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
-    _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
-      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
-    },
-  });
-  const scope = { self: actor, logger: () => {}, id: '', sessionId: 'start', defer: () => {}, system, stopChild: () => {}, emit: () => {}, actionExecutor: () => {} } as unknown as AnyActorScope;
-  machine.getInitialSnapshot(scope, input);
-  return taken;
-};
+const graph = machineGraph(machine, { inputs: Object.values(STARTS), events: eventsFor, serializeState });
 
 describe('generation job paths (xstate/graph)', () => {
-  const paths = traversals.flatMap((traversal) => getShortestPaths(machine, traversal));
-
-  it('reaches every state node where a job can rest', () => {
-    const reached = new Set(paths.flatMap((path) => activePaths(path.state.value)));
-    const resting = nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
-    expect(resting.filter((path) => !reached.has(path))).toEqual([]);
-    expect(resting.length).toBeGreaterThan(15);
-    // Decision nodes are passed through, never rested in.
-    expect(nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual(['checkingCredit', 'routing', 'starting']);
-    expect([...reached].filter((path) => ['checkingCredit', 'routing', 'starting'].includes(path))).toEqual([]);
+  itVisitsEveryState(graph, {
+    title: 'reaches every state node where a job can rest',
+    atLeast: 15,
+    decisions: ['checkingCredit', 'routing', 'starting'],
   });
 
-  it('takes every transition of the machine', () => {
-    const taken = new Set([
-      ...Object.values(STARTS).flatMap(startEdges),
-      ...traversals.flatMap((traversal) =>
-        adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversal)).flatMap(({ state, event }) =>
-          edgesTaken(state as GenerationJobSnapshot, event as GenerationJobEvent),
-        ),
-      ),
-    ]);
-    const defined = definedEdges();
-    expect([...defined].filter((edge) => !taken.has(edge))).toEqual([]);
-    expect(defined.size).toBeGreaterThan(45);
-    expect(taken).toContain('polling.waiting · xstate.after.pollDelay.generationJob.polling.waiting #0');
-    expect(taken).toContain('submitRetrying · xstate.after.retryDelay.generationJob.submitRetrying #0');
-    expect(taken).toContain('polling.checking · xstate.done.actor.0.generationJob.polling.checking #0');
+  itTakesEveryTransition(graph, {
+    atLeast: 45,
+    includes: [
+      'polling.waiting · xstate.after.pollDelay.generationJob.polling.waiting #0',
+      'submitRetrying · xstate.after.retryDelay.generationJob.submitRetrying #0',
+      'polling.checking · xstate.done.actor.0.generationJob.polling.checking #0',
+    ],
   });
 
   it('every final state is reached, and a job denied never sent a request', () => {
     const finals = ['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'];
-    for (const final of finals) expect(paths.some((path) => path.state.value === final)).toBe(true);
-    for (const path of paths.filter((candidate) => candidate.state.value === 'denied')) {
+    for (const final of finals) expect(graph.paths.some((path) => path.state.value === final)).toBe(true);
+    for (const path of graph.paths.filter((candidate) => candidate.state.value === 'denied')) {
       expect(path.steps.some((step) => step.event.type.startsWith('xstate.done.actor.'))).toBe(false);
     }
   });
 
   it('never applies a stale poll answer over a newer one', () => {
-    const staleAnswers = traversals
-      .flatMap((traversal) => adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversal)))
+    const staleAnswers = graph.adjacency
+      .flat()
       .filter(({ state, event }) => {
         const answer = event as { type: string; output?: { updated_at?: string } };
         return (
@@ -243,7 +151,7 @@ describe('generation job paths (xstate/graph)', () => {
   });
 
   it('polls nothing while the page is hidden', () => {
-    for (const path of paths) {
+    for (const path of graph.paths) {
       path.steps.forEach((step, index) => {
         const before = index === 0 ? null : path.steps[index - 1]!.state;
         if (before?.context.hidden && step.state.matches({ polling: 'checking' })) {
