@@ -9,7 +9,6 @@ import {
   type BatchType,
 } from '../../../src/config/batch.ts';
 import type { MediaKind } from '../../../src/config/enums.ts';
-import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { MESSAGES } from '../../../src/config/messages.ts';
 import { MOTION_MODELS } from '../../../src/config/motion-models.ts';
 import { creditsPerVideo, PROMPT_STRENGTH } from '../../../src/config/video-creation.ts';
@@ -25,10 +24,9 @@ import {
   type BatchRow,
   type StoredAdditionalVideo,
 } from '../db/batch.ts';
-import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { findMediaFile, type MediaFileRow } from '../db/files.ts';
-import { bindIdempotencyMedia } from '../db/idempotency.ts';
 import { insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { chargeJobs } from '../jobs/charge.ts';
 import { batchAnswer, pickBatchFields } from './batch-answer.ts';
 import {
   checkScriptBoard,
@@ -284,7 +282,6 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     const board: ScriptBoard = checkScriptBoard(album.batch_type, parseScriptBoard(boardField));
     if (board.clips.length === 0) throw bad('The script board has no clips.');
     const loop = parseLoop(single(body, 'loop'));
-    const charged = !user.groups.includes(DEVELOPER_GROUP);
     const typeLabel = BATCH_TYPES.find((type) => type.value === album.batch_type)?.label ?? album.batch_type;
     const clips: PlannedClip[] = [];
     for (const [index, clip] of board.clips.entries()) {
@@ -294,55 +291,41 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       const price = creditsPerVideo(job.creationType, model);
       clips.push({ id: newPublicId(), clip, picture, job, price, modelLabel: model?.label ?? job.option });
     }
-    const total = clips.reduce((sum, clip) => sum + clip.price, 0);
-    let row: BatchRow | null;
-    try {
-      row = await db.transaction(async (tx) => {
-        for (const { id, clip, picture, job, price, modelLabel } of clips) {
-          const cost = charged ? price : 0;
-          const inputs: StoredInput[] = [{ field: 'image_urls', file_id: picture.file.id }];
-          await insertMedia(tx, {
-            id,
-            userSub: user.sub,
-            kind: 'video',
-            tool: BATCH_CLIP_TOOL,
-            endpoint: CLIPS_ENDPOINT,
+    const row = await chargeJobs(db, user, {
+      jobs: clips.map(({ id, clip, picture, job, price, modelLabel }) => ({
+        media: {
+          id,
+          kind: 'video' as const,
+          tool: BATCH_CLIP_TOOL,
+          endpoint: CLIPS_ENDPOINT,
+          option: job.option,
+          args: {
             option: job.option,
-            status: QUEUED_STATUS,
-            cost,
-            charged: cost > 0,
-            args: {
-              option: job.option,
-              creation_type: job.creationType,
-              ...(album.batch_type === 'ai' ? { motion_mode: 'image' } : {}),
-              pose_preset: [job.preset],
-              prompt: job.preset.prompt,
-              prompt_strength: PROMPT_STRENGTH.default,
-              batch_clip_id: clip.id,
-            },
-            imageUrls: [picture.ref],
-            inputs,
-            items: [{ status: 'new' }],
-            logoVariant: user.row.logo_variant,
-            version: '3',
-            batchId: album.id,
-          });
-          if (cost > 0) {
-            await appendLedgerEntry(tx, { userSub: user.sub, amount: -cost, kind: 'debit', reason: `${typeLabel} · ${modelLabel}`, jobId: id });
-          }
-        }
+            creation_type: job.creationType,
+            ...(album.batch_type === 'ai' ? { motion_mode: 'image' } : {}),
+            pose_preset: [job.preset],
+            prompt: job.preset.prompt,
+            prompt_strength: PROMPT_STRENGTH.default,
+            batch_clip_id: clip.id,
+          },
+          imageUrls: [picture.ref],
+          inputs: [{ field: 'image_urls', file_id: picture.file.id }],
+          items: [{ status: 'new' as const }],
+          version: '3',
+          batchId: album.id,
+        },
+        price,
+        reason: `${typeLabel} · ${modelLabel}`,
+      })),
+      // In the same commit as the debits: a retry after a crash from here on replays this album.
+      idempotencyKey: key,
+      finish: async (tx) => {
         const updated = await updateBatch(tx, album.id, user.sub, { scriptBoard: board, videoMediaIds: clips.map((clip) => clip.id) });
         // Deleted between the read and this commit: nothing is charged or created.
         if (!updated) throw batchNotFound();
-        // In the same commit as the debits: a retry after a crash from here on replays this album.
-        if (key && clips[0]) await bindIdempotencyMedia(tx, user.sub, key, clips[0].id);
         return updated;
-      });
-    } catch (error) {
-      if (!isNegativeBalance(error)) throw error;
-      throw new HttpError(402, DETAILS.notEnoughCredits(total, await creditBalance(db, user.sub)));
-    }
-    if (!row) throw batchNotFound();
+      },
+    });
     engine.notify();
     return { statusCode: 200, payload: await answer(request, row), mediaId: clips[0]?.id };
   }

@@ -8,16 +8,14 @@ import {
   isFinetuneKind,
   type FinetuneKindInfo,
 } from '../../../src/config/finetune.ts';
-import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { MODEL_COSTS } from '../../../src/config/model-costs.ts';
 import type { Finetune } from '../../../src/services/schemas/finetune.ts';
 import type { Media } from '../../../src/services/schemas/media.ts';
 import { PROMPT_MAX_LENGTH } from '../config.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
-import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import { insertFinetune, listOwnFinetunes, finetuneStatus, type FinetuneWithJob } from '../db/finetunes.ts';
-import { bindIdempotencyMedia } from '../db/idempotency.ts';
-import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { findMedia, newPublicId, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { chargeJobs, theJob } from '../jobs/charge.ts';
 import { HttpError, ok } from './http.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
 import { resolvePictureLink } from './image-inputs.ts';
@@ -117,38 +115,36 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
       imageUrls.push(file.user_sub === user.sub ? { file_id: file.id } : { url: link });
     }
     const price = MODEL_COSTS[parsed.kind.value];
-    // SPEC §6: members of the Developer group are not charged.
-    const charged = !user.groups.includes(DEVELOPER_GROUP) && price > 0;
-    const cost = charged ? price : 0;
     const mediaId = newPublicId();
     // The job names its model, so the web app can follow a training from the jobs panel to the list.
     const finetuneId = newPublicId();
-    let row;
-    try {
-      row = await db.transaction(async (tx) => {
-        const inserted = await insertMedia(tx, {
-          id: mediaId,
-          userSub: user.sub,
-          kind: 'image',
-          tool: FINETUNE_TOOL,
-          endpoint: FINETUNE_ENDPOINT,
-          option: parsed.kind.value,
-          status: QUEUED_STATUS,
-          cost,
-          charged,
-          args: {
+    const row = await chargeJobs(db, user, {
+      jobs: [
+        {
+          media: {
+            id: mediaId,
+            kind: 'image',
+            tool: FINETUNE_TOOL,
+            endpoint: FINETUNE_ENDPOINT,
             option: parsed.kind.value,
-            name: parsed.name,
-            trigger_word: parsed.triggerWord,
-            prompt: parsed.prompt,
-            finetune_id: finetuneId,
+            args: {
+              option: parsed.kind.value,
+              name: parsed.name,
+              trigger_word: parsed.triggerWord,
+              prompt: parsed.prompt,
+              finetune_id: finetuneId,
+            },
+            imageUrls,
+            inputs,
+            items: [{ status: 'new' }],
+            assetId,
           },
-          imageUrls,
-          inputs,
-          items: [{ status: 'new' }],
-          assetId,
-          logoVariant: user.row.logo_variant,
-        });
+          price,
+          reason: `LoRA Finetune · ${parsed.kind.label}`,
+        },
+      ],
+      idempotencyKey: key,
+      finish: async (tx, rows) => {
         await insertFinetune(tx, {
           id: finetuneId,
           userSub: user.sub,
@@ -159,23 +155,9 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
           triggerWord: parsed.triggerWord,
           imageCount: inputs.length,
         });
-        if (charged) {
-          await appendLedgerEntry(tx, {
-            userSub: user.sub,
-            amount: -cost,
-            kind: 'debit',
-            reason: `LoRA Finetune · ${parsed.kind.label}`,
-            jobId: mediaId,
-          });
-        }
-        // In the same commit as the debit: a retry after a crash from here on replays this job.
-        if (key) await bindIdempotencyMedia(tx, user.sub, key, mediaId);
-        return inserted;
-      });
-    } catch (error) {
-      if (!isNegativeBalance(error)) throw error;
-      throw new HttpError(402, DETAILS.notEnoughCredits(price, await creditBalance(db, user.sub)));
-    }
+        return theJob(tx, rows);
+      },
+    });
     engine.notify();
     return { statusCode: 200, payload: ok(await mediaAnswer(db, row, linksFor(request))), mediaId: row.id };
   }

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
 import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
-import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
-import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
-import { bindIdempotencyMedia, touchIdempotencyKey } from '../db/idempotency.ts';
-import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { touchIdempotencyKey } from '../db/idempotency.ts';
+import { findMedia, newPublicId, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { chargeJobs, theJob } from '../jobs/charge.ts';
 import { HttpError, ok } from './http.ts';
 import { inputCut, type CutInput } from './input-cut.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
@@ -19,9 +18,6 @@ import { parseGenerationRequest } from './generation-request.ts';
 import type { AuthUser } from './user-auth.ts';
 
 export const DEFAULT_SYNC_WAIT: SyncWaitOptions = { limitMs: 5 * 60 * 1000, keyTouchMs: 60 * 1000, perUser: 4 };
-
-/** SPEC §6: members of the Developer group are not charged. */
-const isDeveloper = (user: AuthUser): boolean => user.groups.includes(DEVELOPER_GROUP);
 
 /** The models a trained model is used through on this tool's page (FluxFinetuned on text-to-image, …). */
 const takesFinetune = (tool: GenerationToolSpec, model: string): boolean =>
@@ -104,46 +100,29 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
       // The style travels in args so the render applies it; the public view's whitelist hides it.
       if (finetune) Object.assign(parsed.args, finetune);
     }
-    const charged = !isDeveloper(user) && parsed.model.required_credits > 0;
-    const cost = charged ? parsed.model.required_credits : 0;
     const id = newPublicId();
-    let row;
-    try {
-      row = await db.transaction(async (tx) => {
-        const inserted = await insertMedia(tx, {
-          id,
-          userSub: user.sub,
-          kind: tool.kind,
-          tool: tool.slug,
-          endpoint,
-          option: parsed.model.value,
-          status: QUEUED_STATUS,
-          cost,
-          charged,
-          args: parsed.args,
-          imageUrls,
-          inputs,
-          items: [{ status: 'new' }],
-          assetId,
-          logoVariant: user.row.logo_variant,
-        });
-        if (charged) {
-          await appendLedgerEntry(tx, {
-            userSub: user.sub,
-            amount: -cost,
-            kind: 'debit',
-            reason: `${tool.title} · ${parsed.model.label}`,
-            jobId: id,
-          });
-        }
-        // In the same commit as the debit: a retry after a crash from here on replays this job.
-        if (key) await bindIdempotencyMedia(tx, user.sub, key, id);
-        return inserted;
-      });
-    } catch (error) {
-      if (!isNegativeBalance(error)) throw error;
-      throw new HttpError(402, DETAILS.notEnoughCredits(parsed.model.required_credits, await creditBalance(db, user.sub)));
-    }
+    let row = await chargeJobs(db, user, {
+      jobs: [
+        {
+          media: {
+            id,
+            kind: tool.kind,
+            tool: tool.slug,
+            endpoint,
+            option: parsed.model.value,
+            args: parsed.args,
+            imageUrls,
+            inputs,
+            items: [{ status: 'new' }],
+            assetId,
+          },
+          price: parsed.model.required_credits,
+          reason: `${tool.title} · ${parsed.model.label}`,
+        },
+      ],
+      idempotencyKey: key,
+      finish: theJob,
+    });
     engine.notify();
     if (!parsed.asyncMode) {
       await waitForJob(row.id, user, key, reply);

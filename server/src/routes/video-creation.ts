@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CAMERA_MOTIONS } from '../../../src/config/camera-motions.ts';
 import { ribbonLabelFor } from '../../../src/config/creation-types.ts';
-import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { DEFAULT_MOTION_MODEL, type VideoMotionModel } from '../../../src/config/motion-models.ts';
 import { PARALLAX_CAMERA_PATHS } from '../../../src/config/parallax-paths.ts';
 import {
@@ -27,10 +26,9 @@ import { parseLegacyParams, parseOnePosePreset, PARALLAX_MOTION_TYPE, type PoseP
 import { isRecord } from '../../../src/lib/records.ts';
 import { PROMPT_MAX_LENGTH } from '../config.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
-import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import type { Queryable } from '../db/database.ts';
-import { bindIdempotencyMedia } from '../db/idempotency.ts';
-import { findMedia, insertMedia, newPublicId, QUEUED_STATUS, type MediaRow, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { findMedia, newPublicId, type MediaRow, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { chargeJobs, theJob, writeChargedJob, type JobMedia } from '../jobs/charge.ts';
 import { HttpError, ok } from './http.ts';
 import { runIdempotent, type HandlerAnswer } from './idempotent.ts';
 import { resolveMediaLink } from './image-inputs.ts';
@@ -297,10 +295,9 @@ export function parseVideoCreation(body: MultipartBody): VideoCreationRequest {
   return { creationType, model, option, presets, args, pictures, videoLink, videos, cost: videoJobCost(creationType, model ?? undefined, quantities) };
 }
 
-/** What insertVideoJob writes: one queued video job and its debit. */
-export interface NewVideoJob {
+/** A video creation job as its media row: kind video, version "3", one `new` item per video. */
+export interface VideoJob {
   id: string;
-  userSub: string;
   /** The media `tool` (VIDEO_CREATION_TOOLS[type], or a batch's clip tool). */
   tool: string;
   option: string;
@@ -311,43 +308,43 @@ export interface NewVideoJob {
   inputs: StoredInput[];
   /** Σ quantity of the presets: one result item each. */
   videos: number;
-  /** Credits to debit now (0: not charged, e.g. the Developer group). */
-  cost: number;
-  /** The ledger row's reason, e.g. "Parallax · Parallax". */
-  debitReason: string;
-  logoVariant: boolean;
   assetId?: string | null;
   batchId?: string | null;
 }
 
-/**
- * Writes a charged video creation job in `tx`: the media row (kind video, version "3", one `new`
- * item per video, queued) and, when it costs anything, its debit. A balance that would go
- * negative throws the ledger's error (isNegativeBalance → 402), so nothing is written.
- */
-export async function insertVideoJob(tx: Queryable, job: NewVideoJob): Promise<MediaRow> {
-  const charged = job.cost > 0;
-  const row = await insertMedia(tx, {
+export function videoJobMedia(job: VideoJob): JobMedia {
+  return {
     id: job.id,
-    userSub: job.userSub,
     kind: 'video',
     tool: job.tool,
     endpoint: VIDEO_CREATION_ENDPOINT,
     option: job.option,
-    status: QUEUED_STATUS,
-    cost: job.cost,
-    charged,
     args: job.args,
     imageUrls: job.imageUrls,
     inputs: job.inputs,
     items: Array.from({ length: job.videos }, () => ({ status: 'new' as const })),
     assetId: job.assetId ?? null,
-    logoVariant: job.logoVariant,
     version: '3',
     batchId: job.batchId ?? null,
-  });
-  if (charged) await appendLedgerEntry(tx, { userSub: job.userSub, amount: -job.cost, kind: 'debit', reason: job.debitReason, jobId: job.id });
-  return row;
+  };
+}
+
+/** What insertVideoJob writes: one queued video job and its debit. */
+export interface NewVideoJob extends VideoJob {
+  userSub: string;
+  /** Credits to debit now (0: not charged, e.g. the Developer group). */
+  cost: number;
+  /** The ledger row's reason, e.g. "Parallax · Parallax". */
+  debitReason: string;
+  logoVariant: boolean;
+}
+
+/**
+ * Writes a video creation job whose cost is already decided in `tx` (tests queue jobs this way;
+ * the route goes through chargeJobs). A balance that would go negative throws the ledger's error.
+ */
+export async function insertVideoJob(tx: Queryable, job: NewVideoJob): Promise<MediaRow> {
+  return writeChargedJob(tx, { media: videoJobMedia(job), userSub: job.userSub, logoVariant: job.logoVariant, cost: job.cost, reason: job.debitReason });
 }
 
 /** The request's picture and video links as the job's inputs (each must be the named kind). */
@@ -400,34 +397,27 @@ export async function createVideoCreationJob(
     const { inputs, imageUrls } = await resolveCreationInputs(deps, user, parsed);
     // Checked before anything is charged (a 400 for an asset that is not the caller's).
     const assetId = await requireOwnAssetId(db, user.sub, request.query.asset_id);
-    // SPEC §6: members of the Developer group are not charged.
-    const cost = user.groups.includes(DEVELOPER_GROUP) ? 0 : parsed.cost;
     const id = newPublicId();
-    let row: MediaRow;
-    try {
-      row = await db.transaction(async (tx) => {
-        const inserted = await insertVideoJob(tx, {
-          id,
-          userSub: user.sub,
-          tool: VIDEO_CREATION_TOOLS[parsed.creationType],
-          option: parsed.option,
-          args: parsed.args,
-          imageUrls,
-          inputs,
-          videos: parsed.videos,
-          cost,
-          debitReason: debitReason(parsed),
-          logoVariant: user.row.logo_variant,
-          assetId,
-        });
-        // In the same commit as the debit: a retry after a crash from here on replays this job.
-        if (key) await bindIdempotencyMedia(tx, user.sub, key, id);
-        return inserted;
-      });
-    } catch (error) {
-      if (!isNegativeBalance(error)) throw error;
-      throw new HttpError(402, DETAILS.notEnoughCredits(parsed.cost, await creditBalance(db, user.sub)));
-    }
+    const row = await chargeJobs(db, user, {
+      jobs: [
+        {
+          media: videoJobMedia({
+            id,
+            tool: VIDEO_CREATION_TOOLS[parsed.creationType],
+            option: parsed.option,
+            args: parsed.args,
+            imageUrls,
+            inputs,
+            videos: parsed.videos,
+            assetId,
+          }),
+          price: parsed.cost,
+          reason: debitReason(parsed),
+        },
+      ],
+      idempotencyKey: key,
+      finish: theJob,
+    });
     engine.notify();
     return { statusCode: 200, payload: await answerOf(row), mediaId: row.id };
   };
