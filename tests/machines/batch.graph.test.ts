@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createEmptyActor } from 'xstate';
-import type { AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
+import type { AnyStateNode } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { liveJobIds } from '@/machines/batch/batch-board';
 import { batchMachine, joinUrlsOf } from '@/machines/batch/batch.machine';
 import type { BatchEvent, BatchInput } from '@/machines/batch/batch.machine';
 import type { BatchSnapshot } from '@/machines/batch/batch.selectors';
 import type { BatchJobUpdate } from '@/services/batch';
+import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph } from '../helpers/graph-coverage';
 import { buildStatus } from '../services/media.fixtures';
 import { buildBatch, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from './batch.fixtures';
 import { CREATOR, httpError, networkError } from './generation-job.fixtures';
@@ -15,24 +15,13 @@ import { CREATOR, httpError, networkError } from './generation-job.fixtures';
 /**
  * Model-based coverage of the album (ARCHITECTURE §3, §5; issue 5): the shortest paths from each
  * way an album page starts, over every event the machine accepts (its calls' answers included),
- * reach every state node where the album can rest and take every transition of the definition.
- * The nodes and edges come from the machine itself: one added later that nothing reaches fails here.
+ * reach every state node where the album can rest and take every transition of the definition
+ * (tests/helpers/graph-coverage.ts). The nodes and edges come from the machine itself: one added
+ * later that nothing reaches fails here.
  */
 
 const machine = batchMachine;
-const nodes = getStateNodes(machine.root);
-const nodeByPath = new Map<string, AnyStateNode>(nodes.map((node) => [node.path.join('.'), node]));
-
-const activePaths = (value: StateValue, prefix: string[] = []): string[] => {
-  if (typeof value === 'string') return [[...prefix, value].join('.')];
-  return Object.entries(value).flatMap(([key, child]) => [
-    [...prefix, key].join('.'),
-    ...(child === undefined ? [] : activePaths(child, [...prefix, key])),
-  ]);
-};
-
-/** Decision nodes: an unguarded eventless transition leaves them in the same step they are entered. */
-const isDecision = (node: AnyStateNode): boolean => (node.always ?? []).some((transition) => !transition.guard);
+const nodeByPath = new Map<string, AnyStateNode>(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
 
 const BOARD = buildBatch({ script_board: { clips: TWO_CLIPS } });
 const RUNNING = buildBatch({ script_board: { clips: TWO_CLIPS }, videos: [buildClipVideo('v1'), buildClipVideo('v2')] });
@@ -121,48 +110,6 @@ const eventsFor = (snapshot: BatchSnapshot): BatchEvent[] => {
   });
 };
 
-const edgeOf = (transition: AnyTransitionDefinition): string => {
-  const siblings = transition.eventType
-    ? (transition.source.transitions.get(transition.eventType) ?? [])
-    : (transition.source.always ?? []);
-  return `${transition.source.path.join('.') || '(root)'} · ${transition.eventType || '(always)'} #${siblings.indexOf(transition)}`;
-};
-
-const definedEdges = (): Set<string> =>
-  new Set(
-    [machine.root, ...nodes].flatMap((node) => [
-      ...[...node.transitions.values()].flat().map(edgeOf),
-      ...(node.always ?? []).map(edgeOf),
-    ]),
-  );
-
-/** A scope whose inspector collects the edges each microstep takes. */
-const collectingScope = (taken: string[]): AnyActorScope => {
-  const actor = createEmptyActor();
-  const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
-    _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
-      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
-    },
-  });
-  return {
-    self: actor,
-    logger: () => {},
-    id: '',
-    sessionId: 'edges',
-    defer: () => {},
-    system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as AnyActorScope;
-};
-
-const edgesTaken = (snapshot: BatchSnapshot, event: BatchEvent): string[] => {
-  const taken: string[] = [];
-  machine.transition(snapshot, event, collectingScope(taken));
-  return taken;
-};
-
 /** Each way an album page starts: with credits, without, hidden. */
 const STARTS: Record<string, BatchInput> = {
   rich: { batchId: 'album-1', user: CREATOR, credit: 500 },
@@ -170,39 +117,21 @@ const STARTS: Record<string, BatchInput> = {
   hidden: { batchId: 'album-1', user: CREATOR, credit: 500, hidden: true },
 };
 
-const traversals = Object.values(STARTS).map((input) => ({ input, events: eventsFor, serializeState }));
+const graph = machineGraph(machine, { inputs: Object.values(STARTS), events: eventsFor, serializeState });
 
 describe('album paths (xstate/graph)', () => {
-  const paths = traversals.flatMap((traversal) => getShortestPaths(machine, traversal));
-
-  it('reaches every state node where an album can rest', () => {
-    const reached = new Set(paths.flatMap((path) => activePaths(path.state.value)));
-    const resting = nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
-    expect(resting.filter((path) => !reached.has(path))).toEqual([]);
-    expect(resting.length).toBeGreaterThan(15);
-    expect(nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([
-      'generating.checkingCredit',
-      'polling.deciding',
-    ]);
+  itVisitsEveryState(graph, {
+    title: 'reaches every state node where an album can rest',
+    atLeast: 15,
+    decisions: ['generating.checkingCredit', 'polling.deciding'],
   });
 
-  it('takes every transition of the machine', () => {
-    const taken = new Set(
-      traversals.flatMap((traversal) =>
-        adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversal)).flatMap(({ state, event }) =>
-          edgesTaken(state as BatchSnapshot, event as BatchEvent),
-        ),
-      ),
-    );
-    const defined = definedEdges();
-    expect([...defined].filter((edge) => !taken.has(edge))).toEqual([]);
-    expect(defined.size).toBeGreaterThan(40);
-    // Every edge is replayed once per state it leaves: seconds, not milliseconds.
-  }, 60_000);
+  // Every edge is replayed once per state it leaves: seconds, not milliseconds.
+  itTakesEveryTransition(graph, { atLeast: 40, timeout: 60_000 });
 
   it('never sends "Generate videos" without the credit check passing', () => {
     let sends = 0;
-    for (const path of paths) {
+    for (const path of graph.paths) {
       path.steps.forEach((step, index) => {
         if (!step.state.matches({ generating: 'submitting' })) return;
         const before = index === 0 ? null : path.steps[index - 1]!.state;
@@ -215,7 +144,7 @@ describe('album paths (xstate/graph)', () => {
     }
     expect(sends).toBeGreaterThan(0);
     // The poor start is refused: it reaches ready with the reason, never submitting, until its balance changes.
-    const generates = adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversals[1]!)).filter(
+    const generates = graph.adjacency[1]!.filter(
       ({ state, event }) => event.type === 'batch.generate' && (state as BatchSnapshot).context.credit === 0,
     );
     expect(generates.length).toBeGreaterThan(0);
@@ -226,7 +155,7 @@ describe('album paths (xstate/graph)', () => {
   });
 
   it('reaches "deleted" only through a delete the server confirmed', () => {
-    const deleted = paths.filter((path) => path.state.matches('deleted'));
+    const deleted = graph.paths.filter((path) => path.state.matches('deleted'));
     expect(deleted.length).toBeGreaterThan(0);
     for (const path of deleted) {
       const last = path.steps.at(-1)!;
