@@ -26,6 +26,7 @@ import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -49,6 +50,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(sessionMachine, 'Session'),
   entry(creditsMachine, 'Credits (session child)'),
   entry(emailVerificationMachine, 'Email verification'),
+  entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(appConfigMachine, 'App configuration'),
   entry(bannerMachine, 'Top banner'),

@@ -1,10 +1,14 @@
 import { AMPLIFY_SYMBOL } from '@aws-amplify/core/internals/utils';
 import { Hub } from 'aws-amplify/utils';
 import { vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, matchesState } from 'xstate';
+import type { StateValue } from 'xstate';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
+import { selectSessionValue } from '@/machines/session/session.selectors';
+import type { SessionSnapshot } from '@/machines/session/session.selectors';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import type { CurrentUser, SessionEmitted, SessionInput, SignInStep } from '@/machines/session/session.machine';
 import type { SignUpResult } from '@/services/auth';
 
@@ -90,7 +94,7 @@ export function provideSession(fakes: Fakes) {
       requestPasswordReset: fromPromise(({ input }) => fakes.requestPasswordReset(input)),
       confirmPasswordReset: fromPromise(({ input }) => fakes.confirmPasswordReset(input)),
       signOut: fromPromise(() => fakes.signOut()),
-      refreshSession: fromPromise(() => fakes.refreshSession()),
+      tokenRefresh: tokenRefreshMachine.provide({ actors: { refreshSession: fromPromise(() => fakes.refreshSession()) } }),
       checkHandle: fromPromise(({ input }) => fakes.checkHandle(input.handle)),
       saveHandle: fromPromise(({ input }) => fakes.saveHandle(input.handle)),
       deleteAccount: fromPromise(() => fakes.deleteAccount()),
@@ -121,3 +125,6 @@ export function startSession(options: { fakes?: Fakes; input?: Partial<SessionIn
 export function dispatchAuth(event: string, data?: unknown) {
   Hub.dispatch('auth', data === undefined ? { event } : ({ event, data } as never), 'Auth', AMPLIFY_SYMBOL);
 }
+
+/** `snapshot.matches` for the session with its children: their states stand in for the states that invoke them. */
+export const inSession = (snapshot: SessionSnapshot, value: StateValue): boolean => matchesState(value, selectSessionValue(snapshot));

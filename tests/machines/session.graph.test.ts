@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createEmptyActor } from 'xstate';
-import type { AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
+import type { AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, EventFromLogic, SnapshotFrom, StateValue } from 'xstate';
 import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
+import type { StatePath } from 'xstate/graph';
 import { sessionMachine } from '@/machines/session/session.machine';
 import type { SessionEvent, SignInStep } from '@/machines/session/session.machine';
 import type { SessionSnapshot } from '@/machines/session/session.selectors';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { ALLOWED_REDIRECT, buildInput, buildUser } from './session.fixtures';
 
 /**
@@ -15,8 +17,7 @@ import { ALLOWED_REDIRECT, buildInput, buildUser } from './session.fixtures';
  * event) edge of the definition must be taken somewhere in the explored graph.
  */
 
-const nodes = getStateNodes(sessionMachine.root);
-const nodeByPath = new Map<string, AnyStateNode>(nodes.map((node) => [node.path.join('.'), node]));
+const nodeByPath = new Map<string, AnyStateNode>(getStateNodes(sessionMachine.root).map((node) => [node.path.join('.'), node]));
 
 /** Every active state path of a value: { a: { b: 'c' } } → a, a.b, a.b.c. */
 const activePaths = (value: StateValue, prefix: string[] = []): string[] => {
@@ -58,6 +59,7 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   requestPasswordReset: [{ destination: 'a***@e***.com' }],
   confirmPasswordReset: [undefined],
   signOut: [undefined],
+  tokenRefresh: [undefined],
   refreshSession: [true, false],
   takeRedirectRequest: [
     null,
@@ -71,18 +73,24 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   deleteAccount: [undefined],
 };
 
+/** A machine's state nodes by path, and the events its invoked actors can answer with. */
+const actorEventsOf =
+  (nodeMap: Map<string, AnyStateNode>) =>
+  (value: StateValue): { type: string }[] =>
+    activePaths(value).flatMap((path) =>
+      (nodeMap.get(path)?.invoke ?? []).flatMap((invoke) => {
+        const src = typeof invoke.src === 'string' ? invoke.src : '';
+        const outputs = outputsBySrc[src] ?? [];
+        return [
+          ...outputs.map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })),
+          ...[networkError, alreadySignedIn, otherError].map((error) => ({ type: `xstate.error.actor.${invoke.id}`, error })),
+        ];
+      }),
+    );
+
 /** The results of the actors invoked by the active states, as the done and error events XState sends. */
 const actorEvents = (snapshot: SessionSnapshot): SessionEvent[] =>
-  activePaths(snapshot.value).flatMap((path) =>
-    (nodeByPath.get(path)?.invoke ?? []).flatMap((invoke) => {
-      const src = typeof invoke.src === 'string' ? invoke.src : '';
-      const outputs = outputsBySrc[src] ?? [];
-      return [
-        ...outputs.map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })),
-        ...[networkError, alreadySignedIn, otherError].map((error) => ({ type: `xstate.error.actor.${invoke.id}`, error })),
-      ] as unknown as SessionEvent[];
-    }),
-  );
+  actorEventsOf(nodeByPath)(snapshot.value) as unknown as SessionEvent[];
 
 const uiEvents: SessionEvent[] = [
   { type: 'location.changed', pathname: '/authentication', search: '' },
@@ -136,42 +144,93 @@ const eventsFor = (snapshot: SessionSnapshot): SessionEvent[] => {
 const edgeOf = (transition: AnyTransitionDefinition): string =>
   `${transition.source.path.join('.') || '(root)'} · ${transition.eventType || '(always)'}`;
 
-/** Every edge the definition has, read from the state nodes (eventless ones included). */
-const definedEdges = (): Set<string> =>
+/** Every edge a definition has, read from its state nodes (eventless ones included). */
+const definedEdges = (machine: AnyStateMachine): Set<string> =>
   new Set(
-    [sessionMachine.root, ...nodes].flatMap((node) => [
+    [machine.root, ...getStateNodes(machine.root)].flatMap((node) => [
       ...[...node.transitions.values()].flat().map(edgeOf),
       ...(node.always ?? []).map(edgeOf),
     ]),
   );
 
 /**
- * The edges one step of the graph takes: XState reports each microstep's transitions (the event's
- * own and the eventless ones that follow) to the system's inspector, which a scope of our own
- * collects.
+ * A scope for the walk: XState reports each microstep's transitions (the event's own and the
+ * eventless ones that follow) to the system's inspector, which this scope hands to `onEdges`.
  */
-const edgesTaken = (snapshot: SessionSnapshot, event: SessionEvent): string[] => {
-  const taken: string[] = [];
+const walkScope = (onEdges: (edges: string[]) => void): AnyActorScope => {
   const actor = createEmptyActor();
   const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
     _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
-      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
+      if (inspection.type === '@xstate.microstep') onEdges((inspection._transitions ?? []).map(edgeOf));
     },
+    // Every path of the walk starts its own children: their systemIds are not unique here.
+    _set: () => {},
   });
-  const scope = {
-    self: actor,
+  return {
+    // Children take their system from their parent, this actor.
+    self: Object.assign(Object.create(actor) as typeof actor, { system }),
     logger: () => {},
     id: '',
-    sessionId: 'edges',
+    sessionId: 'walk',
     defer: () => {},
     system,
     stopChild: () => {},
     emit: () => {},
     actionExecutor: () => {},
   } as unknown as AnyActorScope;
-  sessionMachine.transition(snapshot, event, scope);
-  return taken;
 };
+
+interface Walk<TSnapshot, TEvent> {
+  input: unknown;
+  events: (snapshot: TSnapshot) => TEvent[];
+  serializeState: (snapshot: TSnapshot) => string;
+}
+
+/** The shortest paths of a machine and the edges its graph takes, in a scope of our own. */
+function walk<TMachine extends AnyStateMachine>(machine: TMachine, traversal: Walk<SnapshotFrom<TMachine>, EventFromLogic<TMachine>>) {
+  const taken = new Set<string>();
+  const scope = walkScope((edges) => edges.forEach((edge) => taken.add(edge)));
+  const logic = Object.create(machine, {
+    getInitialSnapshot: { value: (_: AnyActorScope, input: unknown) => machine.getInitialSnapshot(scope, input) },
+    transition: { value: (snapshot: SnapshotFrom<TMachine>, event: EventFromLogic<TMachine>) => machine.transition(snapshot, event, scope) },
+  }) as TMachine;
+  const paths = getShortestPaths(logic, traversal as never) as StatePath<SnapshotFrom<TMachine>, EventFromLogic<TMachine>>[];
+  adjacencyMapToArray(getAdjacencyMap(logic as AnyStateMachine, traversal as never));
+  const nodes = getStateNodes(machine.root).map((node) => node.path.join('.'));
+  return { paths, taken, defined: definedEdges(machine), nodes };
+}
+
+/** The events a child's active states accept: its own types, with the payloads above where known. */
+const childEventsFor =
+  <TSnapshot extends { value: StateValue }>(machine: AnyStateMachine, withPayload: readonly ({ type: string } & Record<string, unknown>)[]) =>
+  (snapshot: TSnapshot) => {
+    const nodeMap = new Map<string, AnyStateNode>(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
+    const candidates = [...withPayload, ...actorEventsOf(nodeMap)(snapshot.value)];
+    const ownTypes = new Set([...machine.root.ownEvents, ...activePaths(snapshot.value).flatMap((path) => nodeMap.get(path)?.ownEvents ?? [])]);
+    return [...ownTypes].flatMap((type) => {
+      const matching = candidates.filter((event) => event.type === type);
+      return matching.length > 0 ? matching : [{ type }];
+    });
+  };
+
+/** The graph tests of one machine: every state node reached, every edge taken. */
+function itCoversEveryStateAndTransition(
+  graph: { paths: { state: { value: StateValue } }[]; taken: Set<string>; defined: Set<string>; nodes: string[] },
+  unreachableByDesign: Record<string, string> = {},
+) {
+  it('reaches every state node of the machine', () => {
+    const reached = new Set(graph.paths.flatMap((path) => activePaths(path.state.value)));
+    expect(graph.nodes.filter((path) => !reached.has(path))).toEqual([]);
+    expect(reached).toEqual(new Set(graph.nodes));
+  });
+
+  it('takes every transition of the machine', () => {
+    const missing = [...graph.defined].filter((edge) => !graph.taken.has(edge) && !(edge in unreachableByDesign));
+    expect(missing).toEqual([]);
+    // Nothing is excused that is taken after all, or that the machine no longer has.
+    expect(Object.keys(unreachableByDesign).filter((edge) => graph.taken.has(edge) || !graph.defined.has(edge))).toEqual([]);
+  });
+}
 
 /**
  * Edges no event sequence can take, each with the reason. Keep this list short and explained: an
@@ -179,35 +238,38 @@ const edgesTaken = (snapshot: SessionSnapshot, event: SessionEvent): string[] =>
  */
 const UNREACHABLE_BY_DESIGN: Record<string, string> = {};
 
-describe('session machine paths (xstate/graph)', () => {
-  const traversal = {
-    input: buildInput({ socialProviders: ['Google'] }),
-    events: eventsFor,
-    serializeState: (snapshot: SessionSnapshot) => serializeState(snapshot),
-  };
-  const paths = getShortestPaths(sessionMachine, traversal);
+const rootGraph = walk(sessionMachine, {
+  input: buildInput({ socialProviders: ['Google'] }),
+  events: eventsFor,
+  serializeState: (snapshot: SessionSnapshot) => serializeState(snapshot),
+});
 
-  it('reaches every state node of the machine', () => {
-    const reached = new Set(paths.flatMap((path) => activePaths(path.state.value)));
-    const all = new Set(nodeByPath.keys());
-    expect([...all].filter((path) => !reached.has(path))).toEqual([]);
-    expect(reached).toEqual(all);
-    // A sanity check on the count, so an empty definition cannot pass.
-    expect(all.size).toBeGreaterThan(40);
+const tokenRefreshGraph = walk(tokenRefreshMachine, {
+  input: undefined,
+  events: childEventsFor(tokenRefreshMachine, [
+    { type: 'auth.tokenRefreshFailed', networkError: true },
+    { type: 'auth.tokenRefreshFailed', networkError: false },
+  ]) as never,
+  serializeState: (snapshot) => JSON.stringify(snapshot.value),
+});
+
+/** The session's machines: the root and the children it invokes, each walked on its own. */
+const SESSION_GRAPHS = [rootGraph, tokenRefreshGraph];
+
+describe('session machines (xstate/graph)', () => {
+  it('the session as a whole has its states and edges (sanity: an empty definition cannot pass)', () => {
+    expect(SESSION_GRAPHS.reduce((sum, graph) => sum + graph.nodes.length, 0)).toBeGreaterThan(40);
+    expect(SESSION_GRAPHS.reduce((sum, graph) => sum + graph.defined.size, 0)).toBeGreaterThan(90);
   });
+});
 
-  it('takes every transition of the machine', () => {
-    const taken = new Set(
-      adjacencyMapToArray(getAdjacencyMap(sessionMachine as AnyStateMachine, traversal)).flatMap(({ state, event }) => edgesTaken(state, event)),
-    );
-    const defined = definedEdges();
-    const missing = [...defined].filter((edge) => !taken.has(edge) && !(edge in UNREACHABLE_BY_DESIGN));
-    expect(missing).toEqual([]);
-    // Nothing is excused that is taken after all, or that the machine no longer has.
-    expect(Object.keys(UNREACHABLE_BY_DESIGN).filter((edge) => taken.has(edge) || !defined.has(edge))).toEqual([]);
-    expect(defined.size).toBeGreaterThan(90);
-    expect(taken).toContain('signedIn.flow.ready.idle · (always)');
-    expect(taken).toContain('booting.waitingForNetwork · xstate.after.networkRetry.session.booting.waitingForNetwork');
+describe('session root paths (xstate/graph)', () => {
+  const { paths } = rootGraph;
+  itCoversEveryStateAndTransition(rootGraph, UNREACHABLE_BY_DESIGN);
+
+  it('takes the eventless reload and the boot back-off', () => {
+    expect(rootGraph.taken).toContain('signedIn.flow.ready.idle · (always)');
+    expect(rootGraph.taken).toContain('booting.waitingForNetwork · xstate.after.networkRetry.session.booting.waitingForNetwork');
   });
 
   it('reaches ready only through signing in or a user found at boot', () => {
@@ -228,5 +290,14 @@ describe('session machine paths (xstate/graph)', () => {
         .find((event) => event.type.startsWith('xstate.done.actor.') && typeof event.output?.uri === 'string');
       expect(request?.output?.uri).toBe(ALLOWED_REDIRECT);
     }
+  });
+});
+
+describe('tokenRefresh child paths (xstate/graph)', () => {
+  itCoversEveryStateAndTransition(tokenRefreshGraph);
+
+  it('takes the 50-minute refresh and the offline back-off', () => {
+    expect(tokenRefreshGraph.taken).toContain('fresh · xstate.after.sessionRefresh.tokenRefresh.fresh');
+    expect(tokenRefreshGraph.taken).toContain('offline · xstate.after.networkRetry.tokenRefresh.offline');
   });
 });

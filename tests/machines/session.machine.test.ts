@@ -34,7 +34,7 @@ import {
   selectVerificationClosed,
   selectVerificationOpen,
 } from '@/machines/session/email-verification.selectors';
-import { ACCESS_TOKEN, ALLOWED_REDIRECT, buildUser, createFakes, dispatchAuth, startSession } from './session.fixtures';
+import { ACCESS_TOKEN, ALLOWED_REDIRECT, buildUser, createFakes, dispatchAuth, inSession, startSession } from './session.fixtures';
 
 vi.mock('@/services/coupon', () => ({ redeemCoupon: vi.fn() }));
 vi.mock('@/services/auth', async (importOriginal) => ({
@@ -764,7 +764,7 @@ describe('session tokens (SPEC §4)', () => {
     expect(fakes.signOut).not.toHaveBeenCalled();
 
     window.dispatchEvent(new Event('online'));
-    snapshot = await waitFor(actor, (s) => !selectIsOffline(s) && s.matches({ signedIn: { tokens: 'fresh' } }));
+    snapshot = await waitFor(actor, (s) => !selectIsOffline(s) && inSession(s, { signedIn: { tokens: 'fresh' } }));
     expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
     expect(selectIsSignedIn(snapshot)).toBe(true);
     actor.stop();
@@ -788,7 +788,7 @@ describe('session tokens (SPEC §4)', () => {
     expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(1);
     expect(fakes.refreshSession).toHaveBeenCalledTimes(2);
-    const snapshot = await waitFor(actor, (s) => s.matches({ signedIn: { tokens: 'fresh' } }));
+    const snapshot = await waitFor(actor, (s) => inSession(s, { signedIn: { tokens: 'fresh' } }));
     expect(selectIsSignedIn(snapshot)).toBe(true);
     actor.stop();
   });
@@ -825,7 +825,7 @@ describe('session tokens (SPEC §4)', () => {
     expect(fakes.refreshSession).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(fakes.refreshSession).toHaveBeenCalledTimes(1);
-    await waitFor(actor, (s) => s.matches({ signedIn: { tokens: 'fresh' } }));
+    await waitFor(actor, (s) => inSession(s, { signedIn: { tokens: 'fresh' } }));
 
     vi.advanceTimersByTime(50 * MINUTE);
     expect(fakes.refreshSession).toHaveBeenCalledTimes(2);

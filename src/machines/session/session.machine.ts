@@ -1,12 +1,6 @@
 import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { AuthFlowType, SocialProvider } from '@/config/env';
-import {
-  GUEST_USERNAME,
-  IDENTITY_CREDENTIALS_REFRESH_MS,
-  NETWORK_RETRY_BASE_MS,
-  NETWORK_RETRY_MAX_MS,
-  STORAGE_KEYS,
-} from '@/config/limits';
+import { GUEST_USERNAME, STORAGE_KEYS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
@@ -20,7 +14,6 @@ import {
   isNetworkError,
   listenToAuthEvents,
   loadCurrentUser,
-  refreshSession,
   resendSignUpCode,
   resetPassword,
   signInWithPassword,
@@ -39,7 +32,10 @@ import { emailVerificationMachine } from '@/machines/session/email-verification.
 import type { EmailVerificationParentEvent } from '@/machines/session/email-verification.machine';
 import { routeAfterLoad, hasHandoffParams, storeHandoff, stripHandoffParams, takeCouponCode, takeRedirectRequest } from '@/machines/session/handoff';
 import type { RedirectRequest } from '@/machines/session/handoff';
+import { networkRetryDelay } from '@/machines/session/network-backoff';
 import { SESSION_TEXTS } from '@/machines/session/session.texts';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
+import type { TokenRefreshEvent } from '@/machines/session/token-refresh.machine';
 
 export type { CurrentUser, MfaMethod, SignInStep } from '@/services/auth';
 export type { RedirectRequest } from '@/machines/session/handoff';
@@ -86,6 +82,8 @@ export interface SessionContext {
   networkRetries: number;
   /** Hub `signedIn` arrived while the user could not be reloaded at once: reload when idle. */
   userReloadDue: boolean;
+  /** Snapshots the children have reported (see the `noteChildSnapshot` action). */
+  childSnapshots: number;
 }
 
 /** Events the app and the screens send. */
@@ -170,7 +168,7 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
     emitted: {} as SessionEmitted,
     tags: {} as SessionTag,
-    children: {} as { credits: 'credits'; emailVerification: 'emailVerification' },
+    children: {} as { credits: 'credits'; emailVerification: 'emailVerification'; tokenRefresh: 'tokenRefresh' },
   },
   actors: {
     authEvents: fromCallback(({ sendBack }) => listenToAuthEvents(sendBack)),
@@ -198,7 +196,6 @@ export const sessionMachine = setup({
       confirmResetPassword(input),
     ),
     signOut: fromPromise<void>(() => signOut()),
-    refreshSession: fromPromise<boolean>(() => refreshSession()),
     takeRedirectRequest: fromPromise<RedirectRequest | null, { search: string }>(async ({ input }) =>
       takeRedirectRequest(input.search),
     ),
@@ -221,6 +218,7 @@ export const sessionMachine = setup({
       await deleteAccount();
     }),
     credits: creditsMachine,
+    tokenRefresh: tokenRefreshMachine,
     emailVerification: emailVerificationMachine,
   },
   guards: {
@@ -247,7 +245,6 @@ export const sessionMachine = setup({
       context.currentUser?.username === GUEST_USERNAME && !overlaysSeen(context.currentUser.userId).guestWelcome,
     couponRedeemed: (_, params: { result: { credits: number } | null }) => params.result !== null,
     isTrue: (_, params: { value: boolean }) => params.value,
-    tokenFailureIsNetwork: ({ event }) => event.type === 'auth.tokenRefreshFailed' && event.networkError,
   },
   actions: {
     setLocation: assign(({ event }) => {
@@ -383,12 +380,17 @@ export const sessionMachine = setup({
     countNetworkRetry: assign(({ context }) => ({ networkRetries: context.networkRetries + 1 })),
     resetNetworkRetries: assign({ networkRetries: 0 }),
     markUserReloadDue: assign({ userReloadDue: true }),
+    forwardToTokenRefresh: sendTo('tokenRefresh', ({ event }) => event as TokenRefreshEvent),
+    /**
+     * A child moved: that is a new session snapshot, so what reads the children through the
+     * session's selectors (React's useSelector, waitFor) sees it.
+     */
+    noteChildSnapshot: assign(({ context }) => ({ childSnapshots: context.childSnapshots + 1 })),
     clearUserReloadDue: assign({ userReloadDue: false }),
   },
   delays: {
-    sessionRefresh: IDENTITY_CREDENTIALS_REFRESH_MS,
     /** 2 s, 4 s, 8 s, … up to a minute between attempts while the network seems down. */
-    networkRetry: ({ context }) => Math.min(NETWORK_RETRY_BASE_MS * 2 ** context.networkRetries, NETWORK_RETRY_MAX_MS),
+    networkRetry: ({ context }) => networkRetryDelay(context.networkRetries),
   },
 }).createMachine({
   id: 'session',
@@ -410,6 +412,7 @@ export const sessionMachine = setup({
     emailVerificationSpawned: false,
     networkRetries: 0,
     userReloadDue: false,
+    childSnapshots: 0,
   }),
   invoke: [
     { src: 'authEvents', id: 'authEvents' },
@@ -769,7 +772,8 @@ export const sessionMachine = setup({
       type: 'parallel',
       entry: ['clearAuthMessages', 'resetNetworkRetries'],
       exit: ['stopEmailVerification', 'forgetPreviousUser', 'forgetOverlaysSeen'],
-      invoke: { src: 'credits', id: 'credits' },
+      // Reached through the actor system by other machines (the jobs registry), by this systemId.
+      invoke: { src: 'credits', id: 'credits', systemId: 'credits' },
       on: {
         // SPEC §4 auth events: signedOut goes to "/" (signedIn is handled by `flow`).
         'auth.signedOut': {
@@ -1035,47 +1039,20 @@ export const sessionMachine = setup({
           },
         },
 
-        /** SPEC §4 "Session tokens". Amplify refreshes expired tokens inside each session fetch. */
+        /** SPEC §4 "Session tokens": the `tokenRefresh` child, told what the browser and Amplify say. */
         tokens: {
-          initial: 'fresh',
-          on: {
-            'auth.tokenRefreshFailed': [
-              { guard: 'tokenFailureIsNetwork', target: '.offline' },
-              // Anything but a network error means the tokens are gone (or must be): sign out.
-              { target: '#session.signingOut' },
-            ],
+          invoke: {
+            src: 'tokenRefresh',
+            id: 'tokenRefresh',
+            systemId: 'tokenRefresh',
+            onDone: '#session.signingOut',
+            onSnapshot: { actions: 'noteChildSnapshot' },
           },
-          states: {
-            fresh: {
-              entry: 'resetNetworkRetries',
-              after: { sessionRefresh: 'refreshing' },
-              on: { 'network.offline': 'offline' },
-            },
-            refreshing: {
-              invoke: {
-                src: 'refreshSession',
-                onDone: [
-                  { guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output }) }, target: 'fresh' },
-                  { target: '#session.signingOut' },
-                ],
-                onError: [
-                  { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'offline' },
-                  { target: '#session.signingOut' },
-                ],
-              },
-            },
-            /**
-             * The user stays signed in; the session is fetched again when the network is back, or
-             * after a growing wait, since the browser may be online while the sign-in server is not.
-             */
-            offline: {
-              tags: 'offline',
-              after: { networkRetry: { target: 'refreshing', actions: 'countNetworkRetry' } },
-              on: {
-                'network.online': 'refreshing',
-                'auth.tokenRefreshed': 'fresh',
-              },
-            },
+          on: {
+            'network.online': { actions: 'forwardToTokenRefresh' },
+            'network.offline': { actions: 'forwardToTokenRefresh' },
+            'auth.tokenRefreshed': { actions: 'forwardToTokenRefresh' },
+            'auth.tokenRefreshFailed': { actions: 'forwardToTokenRefresh' },
           },
         },
       },

@@ -1,4 +1,5 @@
-import type { SnapshotFrom } from 'xstate';
+import { createSelector } from 'reselect';
+import type { AnyActorRef, SnapshotFrom, StateValue } from 'xstate';
 import { SOCIAL_PROVIDERS } from '@/config/env';
 import type { SocialProvider } from '@/config/env';
 import { GUEST_USERNAME } from '@/config/limits';
@@ -27,6 +28,38 @@ const AUTH_VIEWS: readonly AuthView[] = [
   'mfaCode',
   'newPassword',
 ];
+
+/**
+ * Where each child machine sits in the session's state: its states stand in for the state that
+ * invokes it in `selectSessionValue`.
+ */
+const CHILD_PLACES: Readonly<Record<string, readonly string[]>> = {
+  tokenRefresh: ['signedIn', 'tokens'],
+};
+
+/** A child's state value, when it is a running machine. */
+const childValue = (ref: AnyActorRef | undefined): StateValue | undefined => {
+  const child = ref?.getSnapshot() as { status?: string; value?: StateValue } | undefined;
+  return child?.status === 'active' ? child.value : undefined;
+};
+
+const graft = (value: StateValue, path: readonly string[], child: StateValue): StateValue => {
+  const [head, ...rest] = path;
+  if (head === undefined) return child;
+  if (typeof value === 'string' || !(head in value)) return value;
+  return { ...value, [head]: graft(value[head] ?? {}, rest, child) };
+};
+
+/**
+ * The session's state as one value, as when it was one machine: the root's, with each running
+ * child's states in place of the state that invokes it ({ signedIn: { tokens: 'offline' } }).
+ * For tests and the inspector's reading; screens use the selectors below.
+ */
+export const selectSessionValue = (snapshot: SessionSnapshot): StateValue =>
+  Object.entries(CHILD_PLACES).reduce<StateValue>((value, [id, path]) => {
+    const child = childValue((snapshot.children as Record<string, AnyActorRef | undefined>)[id]);
+    return child === undefined ? value : graft(value, path, child);
+  }, snapshot.value);
 
 export const selectSessionStatus = (snapshot: SessionSnapshot): SessionStatus => {
   if (snapshot.matches('booting')) return 'booting';
@@ -77,20 +110,16 @@ export interface SocialProviderOption {
   available: boolean;
 }
 
-// One array per set of configured providers, so a component re-renders only when it changes
-// (a shallow comparison alone would not do: each call would build new option objects).
-const providerOptionsCache = new WeakMap<readonly SocialProvider[], SocialProviderOption[]>();
-
-/** Always the three providers of SPEC §1, each `available` when the pool has it. */
-export const selectSocialProviders = (snapshot: SessionSnapshot): SocialProviderOption[] => {
-  const configured = snapshot.context.socialProviders;
-  let options = providerOptionsCache.get(configured);
-  if (!options) {
-    options = SOCIAL_PROVIDERS.map((provider) => ({ provider, available: configured.includes(provider) }));
-    providerOptionsCache.set(configured, options);
-  }
-  return options;
-};
+/**
+ * Always the three providers of SPEC §1, each `available` when the pool has it. Memoised on the
+ * configured list, so a component re-renders only when it changes (a shallow comparison alone
+ * would not do: each call would build new option objects).
+ */
+export const selectSocialProviders = createSelector(
+  [(snapshot: SessionSnapshot) => snapshot.context.socialProviders],
+  (configured): SocialProviderOption[] =>
+    SOCIAL_PROVIDERS.map((provider) => ({ provider, available: configured.includes(provider) })),
+);
 
 /** The modal on top, if any. */
 export const selectModal = (snapshot: SessionSnapshot): SessionModal | null => snapshot.context.modals.at(-1) ?? null;
@@ -105,7 +134,8 @@ export const selectHandleStatus = (snapshot: SessionSnapshot): 'idle' | 'checkin
 export const selectAccountBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('accountBusy');
 
 /** Signed in, but the network is down: the user stays signed in. */
-export const selectIsOffline = (snapshot: SessionSnapshot): boolean => snapshot.matches('signedIn') && snapshot.hasTag('offline');
+export const selectIsOffline = (snapshot: SessionSnapshot): boolean =>
+  snapshot.matches('signedIn') && (snapshot.hasTag('offline') || Boolean(snapshot.children.tokenRefresh?.getSnapshot().hasTag('offline')));
 
 export const selectCreditsRef = (snapshot: SessionSnapshot) => snapshot.children.credits;
 
