@@ -1,42 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MediaKind } from '../../../src/config/enums.ts';
-import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import {
   DEFAULT_STORY_ASPECT_RATIO,
   DEFAULT_STORY_DURATION,
   DEFAULT_STORY_IMAGE_MODEL,
   DEFAULT_STORY_STYLE,
   DEFAULT_STORY_VIDEO_MODEL,
-  shotCamera,
-  STORY_AUDIO_MODELS,
   STORY_PARTS,
   STORY_REFERENCE_PICTURES_MAX,
   STORY_TOOLS,
   type StoryPart,
 } from '../../../src/config/story.ts';
-import {
-  audioSource,
-  elementPrompt,
-  elementSource,
-  idsNeedingWork,
-  narrationAfter,
-  sceneImageSource,
-  scenePrompt,
-  sceneVideoPrompt,
-  sceneVideoSource,
-  storyAudioPrice,
-  storyConcatSource,
-  storyImageModel,
-  storyPartPrice,
-  storyPartStates,
-  storyVideoModel,
-  type StoryLook,
-} from '../../../src/lib/story.ts';
-import type { Story, StoryAsset, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
-import { PROMPT_STRENGTH } from '../../../src/config/video-creation.ts';
-import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
+import { narrationAfter, storyConcatSource } from '../../../src/lib/story.ts';
+import type { Story, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
 import type { MediaFileRow } from '../db/files.ts';
-import { bindIdempotencyMedia } from '../db/idempotency.ts';
 import { endJobWithRefund, findMedia, insertMedia, isLive, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
 import {
   deleteOwnStory,
@@ -49,7 +25,6 @@ import {
   storyMediaInfo,
   updateStory,
   type StoryChange,
-  type StoryMediaInfo,
   type StoryRow,
 } from '../db/stories.ts';
 import { HttpError, ok, parseInput } from './http.ts';
@@ -64,7 +39,6 @@ import { boardRevision, storyAnswer, storySummary } from './story-answer.ts';
 import {
   bad,
   checkStoryboard,
-  nameList,
   parseAspectRatio,
   parseDuration,
   parseIdea,
@@ -78,6 +52,8 @@ import {
   type CheckedBoard,
 } from './story-input.ts';
 import type { AuthUser } from './user-auth.ts';
+import { chargeJobs } from '../jobs/charge.ts';
+import { jobTargets, paidStoryJob, placeJobs, STORY_ENDPOINTS, STORY_PLANNERS, type PlannedJob } from '../jobs/story-plan.ts';
 
 /**
  * SPEC §7 story calls and Kinora's additions (GET story, GET/PUT/DELETE story/{id},
@@ -90,14 +66,6 @@ import type { AuthUser } from './user-auth.ts';
 const BOARD_FIELD_MAX = 120_000;
 /** Videos one join takes (a board's scenes, 12 at most). */
 const CONCAT_VIDEOS = { min: 1, max: 12 } as const;
-/** What the story's jobs record as their endpoint. */
-const ENDPOINTS: Readonly<Record<StoryPart, string>> = {
-  elements: 'story/elements',
-  scenes: 'story/scenes',
-  videos: 'story/videos',
-  audio: 'story/audio',
-  concat: 'story/concat',
-};
 /** The media `tool` of each part (PUT story/{id}/cancel). */
 const PART_TOOLS: Readonly<Record<StoryPart, string>> = {
   elements: STORY_TOOLS.element,
@@ -127,34 +95,6 @@ function followNarration(stored: Storyboard, sent: Storyboard): Storyboard {
   if (sent.audio.text !== stored.audio.text) return sent;
   const text = narrationAfter(stored, sent);
   return text === sent.audio.text ? sent : { ...sent, audio: { ...sent.audio, text } };
-}
-
-const lookOf = (story: Pick<StoryRow, 'style' | 'aspect_ratio'>): StoryLook => ({ style: story.style, aspect_ratio: story.aspect_ratio });
-
-/** A job a generation call is about to create: its row, its price, and where its result goes in the board. */
-interface PlannedJob {
-  id: string;
-  kind: MediaKind;
-  tool: string;
-  endpoint: string;
-  option: string;
-  args: Record<string, unknown>;
-  inputs: StoredInput[];
-  imageUrls: StoredImageRef[];
-  version?: string;
-  price: number;
-  reason: string;
-  /** The board with this job's result named in it. */
-  place: (board: Storyboard, asset: StoryAsset) => Storyboard;
-  /** What the board names now where this job's result goes (a live job there refuses the call). */
-  current: (board: Storyboard) => StoryAsset | null | undefined;
-  source: string;
-}
-
-/** The first result file of a succeeded job (what the next step draws from). */
-function resultFile(info: StoryMediaInfo | undefined): string | null {
-  if (!info || !info.status.startsWith('success')) return null;
-  return info.items[0]?.file_id ?? null;
 }
 
 export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
@@ -289,66 +229,28 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
    * Idempotency-Key, so a retry replays the story as it is then.
    */
   async function startJobs(request: FastifyRequest, user: AuthUser, story: StoryRow, jobs: PlannedJob[], key: string | null): Promise<HandlerAnswer> {
-    const charged = !user.groups.includes(DEVELOPER_GROUP);
-    const total = jobs.reduce((sum, job) => sum + job.price, 0);
-    let row: StoryRow | null;
-    try {
-      row = await db.transaction(async (tx) => {
+    const row = await chargeJobs(db, user, {
+      jobs: jobs.map((job) => paidStoryJob(story, job)),
+      idempotencyKey: key,
+      prepare: async (tx) => {
         // Re-read and lock the story: a concurrent call waits here, then sees this one's jobs.
         const fresh = await lockOwnStory(tx, story.id, user.sub);
         // Deleted between the read and this commit: nothing is charged or created.
         if (!fresh) throw storyNotFound();
-        const targets = jobs.map((job) => job.current(fresh.storyboard)?.media_id).filter((id): id is string => id !== undefined);
+        const targets = jobTargets(fresh.storyboard, jobs);
         const targetInfo = await storyMediaInfo(tx, targets);
         if (targets.some((id) => isLive(targetInfo.get(id)?.status ?? ''))) throw partRunning();
-        let placed = fresh.storyboard;
-        for (const job of jobs) {
-          const cost = charged ? job.price : 0;
-          await insertMedia(tx, {
-            id: job.id,
-            userSub: user.sub,
-            kind: job.kind,
-            tool: job.tool,
-            endpoint: job.endpoint,
-            option: job.option,
-            status: QUEUED_STATUS,
-            cost,
-            charged: cost > 0,
-            args: job.args,
-            imageUrls: job.imageUrls,
-            inputs: job.inputs,
-            items: [{ status: 'new' }],
-            logoVariant: user.row.logo_variant,
-            version: job.version,
-            storyId: story.id,
-          });
-          if (cost > 0) await appendLedgerEntry(tx, { userSub: user.sub, amount: -cost, kind: 'debit', reason: job.reason, jobId: job.id });
-          placed = job.place(placed, { media_id: job.id, source: job.source });
-        }
-        const updated = await updateStory(tx, story.id, user.sub, { storyboard: placed });
+        return fresh;
+      },
+      finish: async (tx, _rows, fresh) => {
+        const updated = await updateStory(tx, story.id, user.sub, { storyboard: placeJobs(fresh.storyboard, jobs) });
         // Deleted between the read and this commit: nothing is charged or created.
         if (!updated) throw storyNotFound();
-        if (key && jobs[0]) await bindIdempotencyMedia(tx, user.sub, key, jobs[0].id);
         return updated;
-      });
-    } catch (error) {
-      if (!isNegativeBalance(error)) throw error;
-      throw new HttpError(402, DETAILS.notEnoughCredits(total, await creditBalance(db, user.sub)));
-    }
+      },
+    });
     engine.notify();
     return { statusCode: 200, payload: await answer(request, row), mediaId: jobs[0]?.id };
-  }
-
-  /** The ids a call makes: the ones sent (each must be one of `known`), else every one needing work. */
-  function chosenIds(body: MultipartBody, known: readonly string[], needing: string[], what: string): string[] {
-    const sent = listField(body, 'ids');
-    if (sent === undefined || sent.length === 0) {
-      if (needing.length === 0) throw bad(`Nothing to make: every ${what} is made and up to date.`);
-      return needing;
-    }
-    const unknown = sent.find((id) => !known.includes(id));
-    if (unknown !== undefined) throw bad(`ids: "${unknown}" is not in this storyboard.`);
-    return known.filter((id) => sent.includes(id));
   }
 
   /** The storyboard a generation call works on: the one sent (checked against the stored revision, and saved), else the stored one. */
@@ -367,178 +269,6 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     });
   }
 
-  function planElements(story: StoryRow, { board, statusOf }: CheckedBoard, body: MultipartBody): PlannedJob[] {
-    const look = lookOf(story);
-    const states = storyPartStates(look, board, statusOf);
-    const ids = chosenIds(body, board.elements.map((element) => element.id), idsNeedingWork(states.elements), 'element picture');
-    const price = storyPartPrice(board, 'elements');
-    const model = storyImageModel(board.image_model)?.label ?? board.image_model;
-    const firstCharacter = board.elements.find((element) => element.kind === 'character')?.id;
-    const reference = story.image_urls[0];
-    return board.elements
-      .filter((element) => ids.includes(element.id))
-      .map((element) => {
-        const ref = element.id === firstCharacter && reference && 'file_id' in reference ? reference : null;
-        return {
-          id: newPublicId(),
-          kind: 'image' as const,
-          tool: STORY_TOOLS.element,
-          endpoint: ENDPOINTS.elements,
-          option: board.image_model,
-          args: {
-            prompt: elementPrompt(look, element),
-            aspect_ratio: element.kind === 'place' ? story.aspect_ratio : '1:1',
-            story_part: 'elements',
-            element_id: element.id,
-          },
-          inputs: ref ? [{ field: 'image_urls', file_id: ref.file_id }] : [],
-          imageUrls: ref ? [ref] : [],
-          price,
-          reason: `AI Story · picture of ${element.name} · ${model}`,
-          source: elementSource(look, board, element),
-          place: (current, asset) => ({
-            ...current,
-            elements: current.elements.map((item) => (item.id === element.id ? { ...item, image: asset } : item)),
-          }),
-          current: (current) => current.elements.find((item) => item.id === element.id)?.image,
-        };
-      });
-  }
-
-  function planScenes(story: StoryRow, { board, statusOf, media }: CheckedBoard, body: MultipartBody): PlannedJob[] {
-    const look = lookOf(story);
-    const states = storyPartStates(look, board, statusOf);
-    const ids = chosenIds(body, board.scenes.map((scene) => scene.id), idsNeedingWork(states.sceneImages), 'scene picture');
-    const scenes = board.scenes.filter((scene) => ids.includes(scene.id));
-    const elementPicture = (elementId: string): string | null => {
-      const image = board.elements.find((element) => element.id === elementId)?.image;
-      return image ? resultFile(media.get(image.media_id)) : null;
-    };
-    const missing = board.elements.filter((element) => scenes.some((scene) => scene.element_ids.includes(element.id)) && !elementPicture(element.id));
-    if (missing.length > 0) throw bad(`Make the pictures of ${nameList(missing.map((element) => element.name))} first.`);
-    const price = storyPartPrice(board, 'scenes');
-    const model = storyImageModel(board.image_model)?.label ?? board.image_model;
-    return scenes.map((scene) => {
-      const inputs = scene.element_ids.map((elementId) => ({ field: 'image_urls', file_id: elementPicture(elementId) ?? '' }));
-      const number = board.scenes.indexOf(scene) + 1;
-      return {
-        id: newPublicId(),
-        kind: 'image' as const,
-        tool: STORY_TOOLS.scene,
-        endpoint: ENDPOINTS.scenes,
-        option: board.image_model,
-        args: {
-          prompt: scenePrompt(look, scene),
-          aspect_ratio: story.aspect_ratio,
-          shot: scene.shot,
-          // Parallel to the inputs: a place's picture becomes the scene's backdrop, the others its figures.
-          element_kinds: scene.element_ids.map((elementId) => board.elements.find((element) => element.id === elementId)?.kind ?? 'character'),
-          story_part: 'scenes',
-          scene_id: scene.id,
-        },
-        inputs,
-        imageUrls: inputs.map((input) => ({ file_id: input.file_id })),
-        price,
-        reason: `AI Story · picture of scene ${number} · ${model}`,
-        source: sceneImageSource(look, board, scene),
-        place: (current, asset) => ({ ...current, scenes: current.scenes.map((item) => (item.id === scene.id ? { ...item, image: asset } : item)) }),
-        current: (current) => current.scenes.find((item) => item.id === scene.id)?.image,
-      };
-    });
-  }
-
-  function planVideos(story: StoryRow, { board, statusOf, media }: CheckedBoard, body: MultipartBody): PlannedJob[] {
-    const look = lookOf(story);
-    const states = storyPartStates(look, board, statusOf);
-    const ids = chosenIds(body, board.scenes.map((scene) => scene.id), idsNeedingWork(states.sceneVideos), 'scene video');
-    const scenes = board.scenes.filter((scene) => ids.includes(scene.id));
-    const pictureOf = (scene: (typeof scenes)[number]): string | null => (scene.image ? resultFile(media.get(scene.image.media_id)) : null);
-    const missing = scenes.filter((scene) => !pictureOf(scene)).map((scene) => String(board.scenes.indexOf(scene) + 1));
-    if (missing.length > 0) throw bad(`Make the ${missing.length === 1 ? 'picture of scene' : 'pictures of scenes'} ${nameList(missing)} first.`);
-    const price = storyPartPrice(board, 'videos');
-    const model = storyVideoModel(board.video_model)?.label ?? board.video_model;
-    return scenes.map((scene) => {
-      const picture = pictureOf(scene) ?? '';
-      const prompt = sceneVideoPrompt(scene);
-      const number = board.scenes.indexOf(scene) + 1;
-      return {
-        id: newPublicId(),
-        kind: 'video' as const,
-        tool: STORY_TOOLS.video,
-        endpoint: ENDPOINTS.videos,
-        option: board.video_model,
-        version: '3',
-        args: {
-          option: board.video_model,
-          creation_type: 'ai-motion',
-          motion_mode: 'image',
-          pose_preset: [
-            {
-              motion_type: shotCamera(scene.shot).value,
-              prompt,
-              quantity: 1,
-              motion_amount: 5,
-              motion_length: scene.duration,
-              loop: 0,
-              model: board.video_model,
-              camera_path: null,
-            },
-          ],
-          prompt,
-          prompt_strength: PROMPT_STRENGTH.default,
-          aspect_ratio: story.aspect_ratio,
-          story_part: 'videos',
-          scene_id: scene.id,
-        },
-        inputs: [{ field: 'image_urls', file_id: picture }],
-        imageUrls: [{ file_id: picture }],
-        price,
-        reason: `AI Story · video of scene ${number} · ${model}`,
-        source: sceneVideoSource(board, scene),
-        place: (current, asset) => ({ ...current, scenes: current.scenes.map((item) => (item.id === scene.id ? { ...item, video: asset } : item)) }),
-        current: (current) => current.scenes.find((item) => item.id === scene.id)?.video,
-      };
-    });
-  }
-
-  function planAudio({ board }: CheckedBoard): PlannedJob[] {
-    const { audio } = board;
-    if (audio.kind === 'none') throw bad('The storyboard has no sound to make: choose a narration or music first.');
-    if (audio.text.trim() === '') throw bad(audio.kind === 'speech' ? 'Write the narration first.' : 'Describe the music first.');
-    const model = STORY_AUDIO_MODELS[audio.kind];
-    return [
-      {
-        id: newPublicId(),
-        kind: 'audio',
-        tool: STORY_TOOLS.audio,
-        endpoint: ENDPOINTS.audio,
-        option: model.option,
-        args: {
-          prompt: audio.text.trim(),
-          ...(audio.kind === 'speech' ? { voice: audio.voice } : {}),
-          audio_kind: audio.kind,
-          duration: board.scenes.reduce((sum, scene) => sum + scene.duration, 0),
-          story_part: 'audio',
-        },
-        inputs: [],
-        imageUrls: [],
-        price: storyAudioPrice(audio.kind),
-        reason: `AI Story · ${audio.kind === 'speech' ? 'narration' : 'music'} · ${model.option}`,
-        source: audioSource(audio),
-        place: (current, asset) => ({ ...current, audio: { ...current.audio, track: asset } }),
-        current: (current) => current.audio.track,
-      },
-    ];
-  }
-
-  type Planner = (story: StoryRow, checked: CheckedBoard, body: MultipartBody) => PlannedJob[];
-  const PLANNERS: Readonly<Record<'elements' | 'scenes' | 'videos' | 'audio', Planner>> = {
-    elements: planElements,
-    scenes: planScenes,
-    videos: planVideos,
-    audio: (_story, checked) => planAudio(checked),
-  };
-
   for (const part of ['elements', 'scenes', 'videos', 'audio'] as const) {
     app.post<{ Params: { id: string } }>(`/story/:id/${part}`, async (request, reply) => {
       const user = await auth.requireUser(request);
@@ -554,7 +284,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
         hash,
         async (key) => {
           const { story, checked } = await boardOf(await ownStory(request.params.id, user), user, body);
-          const jobs = PLANNERS[part](story, checked, body);
+          const jobs = STORY_PLANNERS[part](story, checked, listField(body, 'ids'));
           return startJobs(request, user, story, jobs, key);
         },
         async (mediaId) => {
@@ -613,7 +343,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
         userSub: user.sub,
         kind: 'video',
         tool: STORY_TOOLS.concat,
-        endpoint: ENDPOINTS.concat,
+        endpoint: STORY_ENDPOINTS.concat,
         status: QUEUED_STATUS,
         // Joining is free: the videos and the sound were paid for when they were made.
         cost: 0,
