@@ -1,3 +1,5 @@
+import { formatDateTime } from '@/lib/format';
+
 /**
  * The words of the credits page (/credits). SPEC §8's toasts (buy, auto-refill, history) are in
  * `MESSAGES`; everything else a person reads on this page is here.
@@ -80,7 +82,4 @@ export const LEDGER_KIND_LABELS: Readonly<Record<string, string>> = {
 export const formatCreditAmount = (amount: number): string => (amount < 0 ? `−${Math.abs(amount)}` : `+${amount}`);
 
 /** A history row's date and time, or the stored text when it does not parse. */
-export function formatHistoryDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
+export const formatHistoryDate = formatDateTime;

@@ -1,15 +1,11 @@
 import type { Visibility } from '@/config/sharing';
+import { formatDate } from '@/lib/format';
 
 /**
  * Texts of the sharing pages (issue 7, SPEC §1 / §2.8): the public profile, the Latest page, one
  * shared item, the sharing form on a finished result and the home page's promo reel. SPEC gives
  * none of them word for word.
  */
-
-const formatDate = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString();
-};
 
 export const SHARING_TEXTS = {
   date: formatDate,

@@ -1,16 +1,12 @@
 import { Table, UnstyledButton } from '@mantine/core';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
+import { formatClockTime } from '@/lib/format';
 import type { InspectionRecord } from '@/lib/inspection/hub';
 import type { JsonValue } from '@/lib/inspection/json-safe';
 
 const stateText = (value: JsonValue | undefined): string => {
   if (value === undefined || value === null) return '—';
   return typeof value === 'string' ? value : JSON.stringify(value);
-};
-
-const timeText = (time: number): string => {
-  const date = new Date(time);
-  return `${date.toLocaleTimeString([], { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 };
 
 const UUID = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -55,7 +51,7 @@ export function EventLog({ rows, cursor, onSeek }: EventLogProps) {
             >
               <Table.Td style={ONE_LINE}>
                 <UnstyledButton onClick={() => onSeek(index)} fz="xs" style={{ minHeight: 24 }}>
-                  {timeText(record.time)}
+                  {formatClockTime(record.time)}
                 </UnstyledButton>
               </Table.Td>
               <Table.Td style={ONE_LINE}>

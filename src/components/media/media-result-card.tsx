@@ -9,6 +9,7 @@ import type { MediaKind } from '@/config/enums';
 import { TOOL_TEXTS, JOB_TEXTS } from '@/config/job-texts';
 import { ROUTES } from '@/config/routes';
 import { SHARING_TEXTS } from '@/config/sharing-texts';
+import { formatDateTime } from '@/lib/format';
 import { labelJobHistory, readJobHistory } from '@/lib/job-history';
 import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
@@ -235,7 +236,6 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
   const prompt = stringArg(media.args, 'prompt');
   const results = outcome === 'success' ? shownResults(media) : [];
   const ribbon = ribbonOf(media);
-  const created = new Date(media.created_at);
   const columns = media.kind === 'image' || (media.kind === 'video' && results.length > 1) ? 2 : 1;
   return (
     <Paper
@@ -261,7 +261,7 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
             )}
           </Group>
           <Text size="xs" c="dimmed" component="time" dateTime={media.created_at}>
-            {Number.isNaN(created.getTime()) ? media.created_at : created.toLocaleString()}
+            {formatDateTime(media.created_at)}
           </Text>
         </Group>
         {prompt && (

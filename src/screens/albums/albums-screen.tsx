@@ -15,12 +15,8 @@ import {
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { NewAlbumForm } from '@/screens/albums/new-album-form';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
+import { formatDate } from '@/lib/format';
 import { inspect } from '@/lib/inspection/hub';
-
-const formatDate = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString();
-};
 
 /** The person's albums, then the form making a new one (which opens once created). */
 function Albums() {

@@ -15,14 +15,10 @@ import {
   selectDeleteAssetError,
 } from '@/machines/assets/assets.selectors';
 import { AssetForm } from '@/screens/assets/asset-form';
+import { formatDate } from '@/lib/format';
 import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ASSETS_TEXTS.list;
-
-const formatDate = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString();
-};
 
 function AssetCard({ asset, onDelete }: { asset: Asset; onDelete: () => void }) {
   return (

@@ -17,15 +17,11 @@ import {
 } from '@/machines/organisation/organisation.selectors';
 import { OrganisationActorContext } from '@/screens/organisation/organisation-context';
 import { AddMemberForm, MembersSection } from '@/screens/organisation/organisation-members';
+import { formatDateTime } from '@/lib/format';
 import { inspect } from '@/lib/inspection/hub';
 
 const TEXTS = ORGANISATION_TEXTS;
 const NOTICE_COLORS: Record<OrganisationNotice['tone'], string> = { success: 'teal', info: 'blue', error: 'red' };
-
-const formatDate = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
 
 /** `?checkout=success|cancelled&session_id=` as the card provider's checkout sends the person back. */
 export function checkoutReturnOf(params: URLSearchParams): CheckoutReturn | null {
@@ -139,7 +135,7 @@ function RecentTransfers() {
                   <Table.Td>{transfer.member_handle ? `@${transfer.member_handle}` : transfer.member_id}</Table.Td>
                   <Table.Td>{transfer.credits}</Table.Td>
                   <Table.Td>
-                    <time dateTime={transfer.created_at}>{formatDate(transfer.created_at)}</time>
+                    <time dateTime={transfer.created_at}>{formatDateTime(transfer.created_at)}</time>
                   </Table.Td>
                 </Table.Tr>
               ))}
