@@ -173,6 +173,16 @@ export async function findMedia(db: Queryable, id: string): Promise<MediaRow | n
   return rows[0] ?? null;
 }
 
+/** Those of these media rows that exist and are `userSub`'s, in one query (a story's answer names dozens). */
+export async function findOwnMediaRows(db: Queryable, ids: readonly string[], userSub: string): Promise<MediaRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<MediaRow>(`SELECT ${mediaColumns} FROM media WHERE id = ANY($1::text[]) AND user_sub = $2`, [
+    [...new Set(ids)],
+    userSub,
+  ]);
+  return rows;
+}
+
 /** The caller's own media item; another user's id is treated as unknown (404, never 403). */
 export async function findOwnMedia(db: Queryable, id: string, userSub: string): Promise<MediaRow | null> {
   const { rows } = await db.query<MediaRow>(`SELECT ${mediaColumns} FROM media WHERE id = $1 AND user_sub = $2`, [id, userSub]);

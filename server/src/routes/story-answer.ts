@@ -3,7 +3,7 @@ import type { Media } from '../../../src/services/schemas/media.ts';
 import type { Story, StoryAsset, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
 import type { Queryable } from '../db/database.ts';
 import { fileOwners } from '../db/files.ts';
-import { findMedia, type MediaRow, type StoredImageRef } from '../db/media.ts';
+import { findOwnMediaRows, type StoredImageRef } from '../db/media.ts';
 import type { StoryRow } from '../db/stories.ts';
 import { mediaAnswers, type LinkMaker } from './media-answer.ts';
 
@@ -42,9 +42,8 @@ async function signedRefs(db: Queryable, row: StoryRow, links: LinkMaker): Promi
 
 export async function storyAnswer(db: Queryable, row: StoryRow, links: LinkMaker): Promise<Story> {
   const ids = [...new Set([...boardAssets(row.storyboard).map((asset) => asset.media_id), ...(row.concat_media_id ? [row.concat_media_id] : [])])];
-  const rows = (await Promise.all(ids.map((id) => findMedia(db, id)))).filter(
-    (media): media is MediaRow => media !== null && media.user_sub === row.user_sub,
-  );
+  // One query for every part the board names, not one each (a 12-scene story names about 40).
+  const rows = await findOwnMediaRows(db, ids, row.user_sub);
   const answers = new Map((await mediaAnswers(db, rows, links)).map((media) => [media.id, media]));
   const media: Record<string, Media> = {};
   for (const id of ids) {
@@ -80,10 +79,10 @@ export async function storySummary(db: Queryable, row: StoryRow, links: LinkMake
     ...row.storyboard.scenes.flatMap((scene) => (scene.image ? [scene.image.media_id] : [])),
     ...row.storyboard.elements.flatMap((element) => (element.image ? [element.image.media_id] : [])),
   ];
+  const media = new Map((await findOwnMediaRows(db, candidates, row.user_sub)).map((found) => [found.id, found]));
   let cover: string | null = null;
   for (const id of candidates) {
-    const media = await findMedia(db, id);
-    const item = media && media.user_sub === row.user_sub ? media.items[0] : undefined;
+    const item = media.get(id)?.items[0];
     const fileId = item?.status === 'success' ? (item.thumbnail_file_id ?? item.file_id) : null;
     if (fileId) {
       cover = links.signer.sign(links.origin, fileId).url;
