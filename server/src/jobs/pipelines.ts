@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { configure } from 'safe-stable-stringify';
 import { BATCH_CLIP_TOOL, BATCH_CONCAT_TOOL } from '../../../src/config/batch.ts';
 import { FINETUNE_TOOL } from '../../../src/config/finetune.ts';
 import { generationToolBySlug } from '../../../src/config/generation-tools.ts';
@@ -88,20 +89,17 @@ export function successStatusOf(job: Pick<MediaRow, 'kind' | 'tool'>): string {
   return job.kind === 'image' && job.tool !== FINETUNE_TOOL ? 'success_image' : 'success';
 }
 
-/** Sorted keys, so equal requests give equal seeds whatever order their fields came in. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+/**
+ * Keys sorted by code unit (safe-stable-stringify), so equal requests give equal seeds whatever
+ * order their fields came in, on every machine: the hand-written sort used localeCompare, whose
+ * order depends on the locale, so a seed could differ between two servers.
+ */
+const stableJson = configure({ deterministic: true });
 
 /** The render seed: the request itself (tool, model, fields, input files), so the same request renders the same bytes. */
 export function renderSeed(job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inputs'>): string {
   return createHash('sha256')
-    .update(stableJson({ tool: job.tool, option: job.option, args: job.args, inputs: job.inputs }))
+    .update(stableJson({ tool: job.tool, option: job.option, args: job.args, inputs: job.inputs }) ?? '')
     .digest('hex');
 }
 
