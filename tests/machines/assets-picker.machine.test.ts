@@ -81,6 +81,8 @@ describe('the asset picker machine', () => {
     const results = selectPickableResults(actor.getSnapshot());
     expect(results.map((result) => [result.key, result.label])).toEqual([['img:0', 'Sunset']]);
     expect(results[0]?.url).toBe('http://localhost/api/files/f1?expires=1&signature=abc');
+    // The same array for the same asset and kind (the grid re-renders only on a change).
+    expect(selectPickableResults(actor.getSnapshot())).toBe(results);
   });
 
   it('lists every video of a video job, numbered', async () => {

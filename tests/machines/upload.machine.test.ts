@@ -39,6 +39,8 @@ describe('upload machine (SPEC §5)', () => {
       error: expect.stringContaining('"clip.gif" is not an accepted image.') as unknown,
     });
     expect(upload).not.toHaveBeenCalled();
+    // The same view for the same snapshot (a stable selector result).
+    expect(selectUploadView(actor.getSnapshot())).toBe(selectUploadView(actor.getSnapshot()));
     actor.send({ type: 'upload.clear' });
     expect(selectUploadView(actor.getSnapshot())).toMatchObject({ phase: 'idle', fileName: null, error: null });
   });

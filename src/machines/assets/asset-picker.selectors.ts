@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
 import type { Asset, AssetPickerSnapshot } from '@/machines/assets/asset-picker.machine';
@@ -27,17 +28,16 @@ export interface PickableResult {
   label: string;
 }
 
-const results = new WeakMap<Asset, Map<string, PickableResult[]>>();
+const NO_RESULTS: PickableResult[] = [];
 
 /** The chosen asset's finished results of the picker's kind (the same array for the same asset and kind). */
-export function selectPickableResults(snapshot: AssetPickerSnapshot): PickableResult[] {
-  const { asset, kind } = snapshot.context;
-  if (!asset) return [];
-  const byKind = results.get(asset) ?? new Map<string, PickableResult[]>();
-  results.set(asset, byKind);
-  const cached = byKind.get(kind);
-  if (cached) return cached;
-  const found = (asset.media ?? [])
+export const selectPickableResults: (snapshot: AssetPickerSnapshot) => PickableResult[] = createSelector(
+  [(snapshot: AssetPickerSnapshot) => snapshot.context.asset, (snapshot: AssetPickerSnapshot) => snapshot.context.kind],
+  (asset, kind) => (asset ? pickableResults(asset, kind) : NO_RESULTS),
+);
+
+function pickableResults(asset: Asset, kind: AssetPickerSnapshot['context']['kind']): PickableResult[] {
+  return (asset.media ?? [])
     .filter((media) => classifyStatus(media.status) === 'success')
     .flatMap((media) => {
       const name = media.title || stringArg(media.args, 'prompt') || stringArg(media.args, 'filename') || media.tool;
@@ -53,6 +53,4 @@ export function selectPickableResults(snapshot: AssetPickerSnapshot): PickableRe
         label: withFile.length > 1 ? `${name} (${itemIndex + 1})` : name,
       }));
     });
-  byKind.set(kind, found);
-  return found;
 }

@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import { FINETUNE_KINDS, FINETUNE_TOOL, isFinetuneKind } from '@/config/finetune';
 import { FINETUNE_TEXTS } from '@/config/finetune-texts';
@@ -29,24 +30,16 @@ const createdTime = (finetune: Finetune): number => {
 };
 
 const NO_FINETUNES: Finetune[] = [];
-// A memo per loaded list (a pure cache): the same list gives the same sorted array.
-const sortedLists = new WeakMap<Finetune[], Finetune[]>();
 
 /**
  * The person's trained models, newest first by `created_at` (empty when signed out or before the
  * first load); the same array until the list changes. Accepts no snapshot: the hook that reads it
  * works without the provider.
  */
-export const selectFinetunes = (snapshot: FinetunesSnapshot | undefined): Finetune[] => {
-  const items = snapshot?.context.items;
-  if (!items || items.length === 0) return NO_FINETUNES;
-  let sorted = sortedLists.get(items);
-  if (!sorted) {
-    sorted = [...items].sort((a, b) => createdTime(b) - createdTime(a));
-    sortedLists.set(items, sorted);
-  }
-  return sorted;
-};
+export const selectFinetunes: (snapshot: FinetunesSnapshot | undefined) => Finetune[] = createSelector(
+  [(snapshot: FinetunesSnapshot | undefined) => snapshot?.context.items],
+  (items) => (!items || items.length === 0 ? NO_FINETUNES : [...items].sort((a, b) => createdTime(b) - createdTime(a))),
+);
 
 /**
  * A ready trained model as a choice of a tool's model list: chosen like any model, sent as
@@ -83,19 +76,11 @@ export function trainedModelChoices(finetunes: readonly Finetune[], tool: string
     }));
 }
 
-// The registry's finetune jobs, a memo per jobs list.
-const finetuneJobLists = new WeakMap<JobEntry[], JobEntry[]>();
-
-/** The jobs registry's training jobs (tool `finetune`), newest first. */
-export const selectFinetuneJobs = (snapshot: JobsSnapshot): JobEntry[] => {
-  const jobs = snapshot.context.jobs;
-  let kept = finetuneJobLists.get(jobs);
-  if (!kept) {
-    kept = jobs.filter((entry) => entry.stored.tool === FINETUNE_TOOL);
-    finetuneJobLists.set(jobs, kept);
-  }
-  return kept;
-};
+/** The jobs registry's training jobs (tool `finetune`), newest first; the same array for the same jobs list. */
+export const selectFinetuneJobs: (snapshot: JobsSnapshot) => JobEntry[] = createSelector(
+  [(snapshot: JobsSnapshot) => snapshot.context.jobs],
+  (jobs) => jobs.filter((entry) => entry.stored.tool === FINETUNE_TOOL),
+);
 
 /**
  * The media ids of the registry's training jobs the server has named, as one string (comma

@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import { stringArg } from '@/lib/records';
 import type { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
@@ -17,12 +18,15 @@ export interface SourceVideoView {
   error: string | null;
 }
 
-const views = new WeakMap<MediaSourceSnapshot, SourceVideoView>();
+type Media = NonNullable<MediaSourceSnapshot['context']['media']>;
 
-const view = (snapshot: MediaSourceSnapshot): SourceVideoView => {
-  const { media, itemIndex, error } = snapshot.context;
-  if (snapshot.matches('loading')) return { phase: 'loading', url: null, thumbnailUrl: null, label: null, error: null };
-  if (snapshot.matches('failed')) return { phase: 'failed', url: null, thumbnailUrl: null, label: null, error };
+/** Where the load stands: `settled` is the ready state, where the item decides the phase. */
+const loadOf = (snapshot: MediaSourceSnapshot): 'loading' | 'failed' | 'settled' =>
+  snapshot.matches('loading') ? 'loading' : snapshot.matches('failed') ? 'failed' : 'settled';
+
+const view = (load: 'loading' | 'failed' | 'settled', media: Media | null, itemIndex: number, error: string | null): SourceVideoView => {
+  if (load === 'loading') return { phase: 'loading', url: null, thumbnailUrl: null, label: null, error: null };
+  if (load === 'failed') return { phase: 'failed', url: null, thumbnailUrl: null, label: null, error };
   const item = media?.items[itemIndex];
   if (!media || media.kind !== 'video' || !item || item.type !== 'video' || !item.url) {
     return { phase: 'unavailable', url: null, thumbnailUrl: null, label: null, error: null };
@@ -30,38 +34,37 @@ const view = (snapshot: MediaSourceSnapshot): SourceVideoView => {
   return { phase: 'ready', url: item.url, thumbnailUrl: item.thumbnail_url, label: item.label ?? null, error: null };
 };
 
-/** The source video as the page shows it; the same object for the same snapshot. */
-export function selectSourceVideo(snapshot: MediaSourceSnapshot): SourceVideoView {
-  let result = views.get(snapshot);
-  if (!result) {
-    result = view(snapshot);
-    views.set(snapshot, result);
-  }
-  return result;
-}
+/** The source video as the page shows it; the same object while what it is made of stays the same. */
+export const selectSourceVideo: (snapshot: MediaSourceSnapshot) => SourceVideoView = createSelector(
+  [
+    loadOf,
+    (snapshot: MediaSourceSnapshot) => snapshot.context.media,
+    (snapshot: MediaSourceSnapshot) => snapshot.context.itemIndex,
+    (snapshot: MediaSourceSnapshot) => snapshot.context.error,
+  ],
+  view,
+);
 
 /** A picture source (AI Motion's `?image=`) once loaded: the media, its item, and a name to show. */
 export interface SourcePicture {
-  media: NonNullable<MediaSourceSnapshot['context']['media']>;
+  media: Media;
   itemIndex: number;
   /** Named as the asset picker names a result: its title, else its prompt, else its file name. */
   name: string;
 }
 
-const pictures = new WeakMap<NonNullable<MediaSourceSnapshot['context']['media']>, SourcePicture>();
-
 /** The picture when the chosen item is a finished picture with a URL, else null; the same object for the same media. */
-export function selectSourcePicture(snapshot: MediaSourceSnapshot): SourcePicture | null {
-  const { media, itemIndex } = snapshot.context;
-  const item = media?.items[itemIndex];
-  if (!snapshot.matches('ready') || !media || media.kind !== 'image' || item?.type !== 'image' || !item.url) return null;
-  let picture = pictures.get(media);
-  if (!picture) {
+export const selectSourcePicture: (snapshot: MediaSourceSnapshot) => SourcePicture | null = createSelector(
+  [
+    (snapshot: MediaSourceSnapshot) => (snapshot.matches('ready') ? snapshot.context.media : null),
+    (snapshot: MediaSourceSnapshot) => snapshot.context.itemIndex,
+  ],
+  (media, itemIndex): SourcePicture | null => {
+    const item = media?.items[itemIndex];
+    if (!media || media.kind !== 'image' || item?.type !== 'image' || !item.url) return null;
     const name = media.title || stringArg(media.args, 'prompt') || stringArg(media.args, 'filename') || media.tool;
-    picture = { media, itemIndex, name };
-    pictures.set(media, picture);
-  }
-  return picture;
-}
+    return { media, itemIndex, name };
+  },
+);
 
 export const selectCanRetrySource = (snapshot: MediaSourceSnapshot): boolean => snapshot.can({ type: 'source.retry' });

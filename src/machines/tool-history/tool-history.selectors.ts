@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { Media, toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
 
@@ -8,19 +9,11 @@ const createdTime = (media: Media): number => {
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 };
 
-// A memo per list (a pure cache): the same loaded list gives the same sorted array.
-const sortedLists = new WeakMap<Media[], Media[]>();
-
 /**
  * The tool's past results, newest first by `created_at` whatever order the server sent (empty
  * while the first load runs or after it failed); the same array until the list changes.
  */
-export const selectHistory = (snapshot: ToolHistorySnapshot): Media[] => {
-  const items = snapshot.context.items;
-  let sorted = sortedLists.get(items);
-  if (!sorted) {
-    sorted = [...items].sort((a, b) => createdTime(b) - createdTime(a));
-    sortedLists.set(items, sorted);
-  }
-  return sorted;
-};
+export const selectHistory: (snapshot: ToolHistorySnapshot) => Media[] = createSelector(
+  [(snapshot: ToolHistorySnapshot) => snapshot.context.items],
+  (items) => [...items].sort((a, b) => createdTime(b) - createdTime(a)),
+);

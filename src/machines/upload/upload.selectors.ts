@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { Media, uploadMachine } from '@/machines/upload/upload.machine';
 
@@ -24,24 +25,18 @@ export type { Media } from '@/machines/upload/upload.machine';
 
 const PHASES: readonly UploadPhase[] = ['rejected', 'uploading', 'done', 'failed'];
 
-const views = new WeakMap<UploadSnapshot, UploadView>();
-
-/** The upload field's view; the same object for the same snapshot. */
-export function selectUploadView(snapshot: UploadSnapshot): UploadView {
-  const cached = views.get(snapshot);
-  if (cached) return cached;
-  const { context } = snapshot;
-  const first = context.media?.items[0];
-  const view: UploadView = {
-    phase: PHASES.find((phase) => snapshot.matches(phase)) ?? 'idle',
-    fileName: context.fileName,
-    size: context.size,
-    progress: context.progress,
-    error: context.error,
-    url: first?.url ?? null,
-    media: context.media,
-    thumbnailUrl: first?.thumbnail_url ?? null,
-  };
-  views.set(snapshot, view);
-  return view;
-}
+/** The upload field's view; the same object while its state and context fields stay the same. */
+export const selectUploadView: (snapshot: UploadSnapshot) => UploadView = createSelector(
+  [
+    (snapshot: UploadSnapshot): UploadPhase => PHASES.find((phase) => snapshot.matches(phase)) ?? 'idle',
+    (snapshot: UploadSnapshot) => snapshot.context.fileName,
+    (snapshot: UploadSnapshot) => snapshot.context.size,
+    (snapshot: UploadSnapshot) => snapshot.context.progress,
+    (snapshot: UploadSnapshot) => snapshot.context.error,
+    (snapshot: UploadSnapshot) => snapshot.context.media,
+  ],
+  (phase, fileName, size, progress, error, media): UploadView => {
+    const first = media?.items[0];
+    return { phase, fileName, size, progress, error, url: first?.url ?? null, media, thumbnailUrl: first?.thumbnail_url ?? null };
+  },
+);
