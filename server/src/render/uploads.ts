@@ -1,3 +1,4 @@
+import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { MediaKind } from '../../../src/config/enums.ts';
 import { UPLOAD_RULES } from '../../../src/config/limits.ts';
@@ -62,37 +63,21 @@ const FORMATS: Readonly<Record<string, FormatInfo>> = {
 
 const KIND_NOUNS: Readonly<Record<MediaKind, string>> = { image: 'a picture', video: 'a video', audio: 'an audio file' };
 
-const ascii = (data: Buffer, start: number, end: number) => (data.length >= end ? data.toString('latin1', start, end) : '');
-
-const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
-const MP4_BRANDS = new Set(['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'iso7', 'iso8', 'iso9', 'mp41', 'mp42', 'mp71', 'avc1', 'dash', 'M4V ', 'M4VH', 'M4VP', 'MSNV', 'NDAS', 'f4v ', 'mmp4']);
-
-/** ISO base media files (MP4, MOV, HEIF, AVIF): the `ftyp` box's major and compatible brands. */
-function sniffFtyp(data: Buffer): string | null {
-  if (ascii(data, 4, 8) !== 'ftyp') return null;
-  const boxSize = Math.min(data.readUInt32BE(0), data.length, 256);
-  const major = ascii(data, 8, 12);
-  const brands = [major];
-  for (let offset = 16; offset + 4 <= boxSize; offset += 4) brands.push(ascii(data, offset, offset + 4));
-  const classify = (brand: string): string | null => {
-    if (brand === 'avif' || brand === 'avis') return 'image/avif';
-    if (HEIC_BRANDS.has(brand)) return 'image/heic';
-    if (brand === 'qt  ') return 'video/quicktime';
-    if (brand.startsWith('M4A') || brand === 'M4B ' || brand === 'M4P ') return 'audio/mp4';
-    if (brand.startsWith('3gp') || brand.startsWith('3g2')) return 'video/3gpp';
-    if (MP4_BRANDS.has(brand)) return 'video/mp4';
-    return null;
-  };
-  // The major brand decides unless it is a generic one (mif1, isom…); then the compatible ones do.
-  const fromMajor = classify(major);
-  if (fromMajor && fromMajor !== 'video/mp4') return fromMajor;
-  for (const brand of brands.slice(1)) {
-    const found = classify(brand);
-    if (found && found !== 'video/mp4') return found;
-  }
-  if (brands.some((brand) => brand === 'mif1' || brand === 'msf1')) return 'image/heif';
-  return fromMajor ?? (brands.some((brand) => classify(brand) === 'video/mp4') ? 'video/mp4' : null);
-}
+/**
+ * What file-type (magic bytes) calls a format Kinora names otherwise: the Ogg, Matroska and ISO
+ * media families are one format each here, as SPEC §5 lists them.
+ */
+const SNIFFED_ALIASES: Readonly<Record<string, string>> = {
+  'application/ogg': 'audio/ogg',
+  'audio/opus': 'audio/ogg',
+  'video/ogg': 'audio/ogg',
+  'video/x-matroska': 'video/webm',
+  'audio/x-m4a': 'audio/mp4',
+  'video/x-m4v': 'video/mp4',
+  'video/3gpp2': 'video/3gpp',
+  'image/heic-sequence': 'image/heic',
+  'image/heif-sequence': 'image/heif',
+};
 
 /** An SVG document: XML text whose first element is <svg> (after a prolog, comments, a doctype). */
 function isSvgDocument(data: Buffer): boolean {
@@ -106,44 +91,15 @@ function isSvgDocument(data: Buffer): boolean {
   return root?.[2] === 'svg';
 }
 
-function isMpegAudioFrame(data: Buffer): boolean {
-  if (data.length < 4 || data[0] !== 0xff) return false;
-  const second = data[1] ?? 0;
-  const third = data[2] ?? 0;
-  return (
-    (second & 0xe0) === 0xe0 &&
-    ((second >> 3) & 3) !== 1 && // reserved MPEG version
-    ((second >> 1) & 3) !== 0 && // reserved layer (also rules out AAC's ADTS)
-    (third >> 4) !== 0xf && // bad bitrate
-    ((third >> 2) & 3) !== 3 // reserved sample rate
-  );
-}
-
-/** The file's real type from its first bytes, or null when no known format matches. */
-export function sniffType(data: Buffer): string | null {
-  if (data.length >= 8 && data.readUInt32BE(0) === 0x89504e47 && data.readUInt32BE(4) === 0x0d0a1a0a) return 'image/png';
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  const first4 = ascii(data, 0, 4);
-  if (first4 === 'GIF8') return 'image/gif';
-  if (first4 === 'RIFF') {
-    const form = ascii(data, 8, 12);
-    if (form === 'WEBP') return 'image/webp';
-    if (form === 'WAVE') return 'audio/wav';
-    return null;
-  }
-  if (first4 === 'II*\u0000' || first4 === 'MM\u0000*' || first4 === 'II+\u0000' || first4 === 'MM\u0000+') return 'image/tiff';
-  if (first4 === '8BPS' && data.length >= 6 && (data.readUInt16BE(4) === 1 || data.readUInt16BE(4) === 2)) return 'image/vnd.adobe.photoshop';
-  if (ascii(data, 0, 2) === 'BM' && data.length >= 18 && [12, 40, 52, 56, 64, 108, 124].includes(data.readUInt32LE(14))) return 'image/bmp';
-  if (first4 === 'OggS') return 'audio/ogg';
-  if (first4 === 'fLaC') return 'audio/flac';
-  if (ascii(data, 0, 3) === 'ID3' || isMpegAudioFrame(data)) return 'audio/mpeg';
-  if (data.length >= 4 && data.readUInt32BE(0) === 0x1a45dfa3) return 'video/webm';
-  if (first4 === '%PDF') return 'application/pdf';
-  if (first4 === 'PK\u0003\u0004') return 'application/zip';
-  const ftyp = sniffFtyp(data);
-  if (ftyp) return ftyp;
-  if (isSvgDocument(data)) return 'image/svg+xml';
-  return null;
+/**
+ * The file's real type from its first bytes, or null when no known format matches. The binary
+ * formats are file-type's (a maintained signature set instead of a hand-kept one); SVG is text, so
+ * it is read here: XML whose first element is <svg>.
+ */
+export async function sniffType(data: Buffer): Promise<string | null> {
+  const found = await fileTypeFromBuffer(data);
+  if (found && found.mime !== 'application/xml') return SNIFFED_ALIASES[found.mime] ?? found.mime;
+  return isSvgDocument(data) ? 'image/svg+xml' : null;
 }
 
 function looksLikeText(data: Buffer): boolean {
@@ -279,7 +235,7 @@ async function checkPicture(data: Buffer, fileName: string, type: string): Promi
 export async function checkUpload(kind: MediaKind, data: Buffer, fileName: string, declaredType: string): Promise<CheckedUpload> {
   const accepted = acceptedExtensions(kind);
   const acceptedList = `Accepted: ${accepted.join(', ')}.`;
-  const type = sniffType(data);
+  const type = await sniffType(data);
   const format = type ? FORMATS[type] : undefined;
   if (!type || !format) {
     const what = looksLikeText(data) ? 'is plain text' : 'is not a file type Kinora recognises';

@@ -101,7 +101,7 @@ describe('sniffType', () => {
     ['HTML', async () => Buffer.from('<html><body><svg></svg></body></html>'), null],
     ['empty', async () => Buffer.alloc(0), null],
   ])('detects %s', async (_name, make, expected) => {
-    expect(sniffType(await make())).toBe(expected);
+    expect(await sniffType(await make())).toBe(expected);
   });
 });
 
