@@ -22,6 +22,7 @@ import { organisationsMachine } from '@/machines/organisation/organisations.mach
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
@@ -51,7 +52,9 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(creditsMachine, 'Credits (session child)'),
   entry(emailVerificationMachine, 'Email verification'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
+  entry(authFormsMachine, 'Sign-in forms (session child)'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
+  entry(authFormsMachine, 'Sign-in forms (session child)'),
   entry(appConfigMachine, 'App configuration'),
   entry(bannerMachine, 'Top banner'),
   entry(jobsMachine, 'Jobs registry'),

@@ -3,6 +3,7 @@ import { Hub } from 'aws-amplify/utils';
 import { vi } from 'vitest';
 import { createActor, fromPromise, matchesState } from 'xstate';
 import type { StateValue } from 'xstate';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
@@ -85,14 +86,18 @@ export function provideSession(fakes: Fakes) {
   return sessionMachine.provide({
     actors: {
       loadUser: fromPromise(() => fakes.loadUser()),
-      signInWithPassword: fromPromise(({ input }) => fakes.signInWithPassword(input)),
-      answerChallenge: fromPromise(({ input }) => fakes.answerChallenge(input)),
-      signInWithProvider: fromPromise(({ input }) => fakes.signInWithProvider(input)),
-      signUp: fromPromise(({ input }) => fakes.signUp(input)),
-      confirmSignUp: fromPromise(({ input }) => fakes.confirmSignUp(input)),
-      resendSignUpCode: fromPromise(({ input }) => fakes.resendSignUpCode(input)),
-      requestPasswordReset: fromPromise(({ input }) => fakes.requestPasswordReset(input)),
-      confirmPasswordReset: fromPromise(({ input }) => fakes.confirmPasswordReset(input)),
+      authForms: authFormsMachine.provide({
+        actors: {
+          signInWithPassword: fromPromise(({ input }) => fakes.signInWithPassword(input)),
+          answerChallenge: fromPromise(({ input }) => fakes.answerChallenge(input)),
+          signInWithProvider: fromPromise(({ input }) => fakes.signInWithProvider(input)),
+          signUp: fromPromise(({ input }) => fakes.signUp(input)),
+          confirmSignUp: fromPromise(({ input }) => fakes.confirmSignUp(input)),
+          resendSignUpCode: fromPromise(({ input }) => fakes.resendSignUpCode(input)),
+          requestPasswordReset: fromPromise(({ input }) => fakes.requestPasswordReset(input)),
+          confirmPasswordReset: fromPromise(({ input }) => fakes.confirmPasswordReset(input)),
+        },
+      }),
       signOut: fromPromise(() => fakes.signOut()),
       tokenRefresh: tokenRefreshMachine.provide({ actors: { refreshSession: fromPromise(() => fakes.refreshSession()) } }),
       checkHandle: fromPromise(({ input }) => fakes.checkHandle(input.handle)),

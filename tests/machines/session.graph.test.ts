@@ -6,6 +6,7 @@ import type { StatePath } from 'xstate/graph';
 import { sessionMachine } from '@/machines/session/session.machine';
 import type { SessionEvent, SignInStep } from '@/machines/session/session.machine';
 import type { SessionSnapshot } from '@/machines/session/session.selectors';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { ALLOWED_REDIRECT, buildInput, buildUser } from './session.fixtures';
 
@@ -60,6 +61,7 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   confirmPasswordReset: [undefined],
   signOut: [undefined],
   tokenRefresh: [undefined],
+  authForms: [undefined],
   refreshSession: [true, false],
   takeRedirectRequest: [
     null,
@@ -110,6 +112,11 @@ const uiEvents: SessionEvent[] = [
   { type: 'auth.redirectFailed', message: 'access_denied' },
   { type: 'emailVerification.failed', message: 'Invalid code' },
   { type: 'emailVerification.sendFailed', message: 'Limit exceeded' },
+];
+
+/** The forms' own events: what the session forwards, and the steps Cognito asks for. */
+const formEvents = [
+  ...uiEvents.filter((event) => event.type.startsWith('session.') || event.type === 'auth.redirectFailed'),
   ...signInSteps.map((step) => ({ type: 'signIn.step' as const, step })),
 ];
 
@@ -118,8 +125,6 @@ const serializeState = (snapshot: SessionSnapshot): string =>
   JSON.stringify({
     value: snapshot.value,
     user: snapshot.context.currentUser?.username ?? null,
-    pendingEmail: snapshot.context.pendingEmail !== null,
-    mfaOptions: snapshot.context.mfaOptions,
     pendingHandle: snapshot.context.pendingHandle !== null,
     userReloadDue: snapshot.context.userReloadDue,
   });
@@ -253,8 +258,19 @@ const tokenRefreshGraph = walk(tokenRefreshMachine, {
   serializeState: (snapshot) => JSON.stringify(snapshot.value),
 });
 
+const authFormsGraph = walk(authFormsMachine, {
+  input: { authFlowType: 'USER_PASSWORD_AUTH', guestPassword: 'guest-password', socialProviders: ['Google'], authError: null },
+  events: childEventsFor(authFormsMachine, formEvents) as never,
+  serializeState: (snapshot) =>
+    JSON.stringify({
+      value: snapshot.value,
+      pendingEmail: snapshot.context.pendingEmail !== null,
+      mfaOptions: snapshot.context.mfaOptions,
+    }),
+});
+
 /** The session's machines: the root and the children it invokes, each walked on its own. */
-const SESSION_GRAPHS = [rootGraph, tokenRefreshGraph];
+const SESSION_GRAPHS = [rootGraph, authFormsGraph, tokenRefreshGraph];
 
 describe('session machines (xstate/graph)', () => {
   it('the session as a whole has its states and edges (sanity: an empty definition cannot pass)', () => {
@@ -276,7 +292,8 @@ describe('session root paths (xstate/graph)', () => {
     const toReady = paths.filter((path) => activePaths(path.state.value).includes('signedIn.flow.ready.idle'));
     expect(toReady.length).toBeGreaterThan(0);
     for (const path of toReady) {
-      const types = path.steps.map((step) => step.event.type);
+      const types: string[] = path.steps.map((step) => step.event.type);
+      // The forms' end (their `signIn.step` of kind done) reaches the root as their done event.
       expect(types.some((type) => type.startsWith('xstate.done.actor.') || type === 'signIn.step')).toBe(true);
     }
   });
@@ -299,5 +316,18 @@ describe('tokenRefresh child paths (xstate/graph)', () => {
   it('takes the 50-minute refresh and the offline back-off', () => {
     expect(tokenRefreshGraph.taken).toContain('fresh · xstate.after.sessionRefresh.tokenRefresh.fresh');
     expect(tokenRefreshGraph.taken).toContain('offline · xstate.after.networkRetry.tokenRefresh.offline');
+  });
+});
+
+describe('authForms child paths (xstate/graph)', () => {
+  itCoversEveryStateAndTransition(authFormsGraph);
+
+  it('ends signed in only after a sign-in step of kind done or an already signed-in user', () => {
+    const toSignedIn = authFormsGraph.paths.filter((path) => path.state.value === 'signedIn');
+    expect(toSignedIn.length).toBeGreaterThan(0);
+    for (const path of toSignedIn) {
+      const last = path.steps.at(-1)?.event as { type: string; step?: SignInStep; error?: Error } | undefined;
+      expect(last?.step?.kind === 'done' || last?.error?.name === 'UserAlreadyAuthenticatedException').toBe(true);
+    }
   });
 });

@@ -96,7 +96,7 @@ describe('booting', () => {
     fakes.loadUser.mockRejectedValueOnce(Object.assign(new Error('Network error'), { name: 'NetworkError' }));
     fakes.loadUser.mockResolvedValueOnce(buildUser());
     const { actor } = startSession({ fakes });
-    await waitFor(actor, (s) => s.matches({ booting: 'waitingForNetwork' }));
+    await waitFor(actor, (s) => inSession(s, { booting: 'waitingForNetwork' }));
     window.dispatchEvent(new Event('online'));
     await waitFor(actor, isReady);
     expect(fakes.loadUser).toHaveBeenCalledTimes(2);
@@ -108,7 +108,7 @@ describe('booting', () => {
     const fakes = freshFakes();
     fakes.loadUser.mockRejectedValue(Object.assign(new Error('Network error'), { name: 'NetworkError' }));
     const { actor } = startSession({ fakes });
-    const waiting = (s: SessionSnapshot) => s.matches({ booting: 'waitingForNetwork' });
+    const waiting = (s: SessionSnapshot) => inSession(s, { booting: 'waitingForNetwork' });
     await waitFor(actor, waiting);
     expect(fakes.loadUser).toHaveBeenCalledTimes(1);
 
@@ -167,7 +167,7 @@ describe('signing in', () => {
       .mockRejectedValueOnce(Object.assign(new Error('Network error'), { name: 'NetworkError' }))
       .mockResolvedValue(buildUser());
     actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
-    await waitFor(actor, (s) => s.matches({ signedIn: { flow: 'waitingForNetwork' } }));
+    await waitFor(actor, (s) => inSession(s, { signedIn: { flow: 'waitingForNetwork' } }));
     expect(selectIsOffline(actor.getSnapshot())).toBe(true);
     vi.advanceTimersByTime(2000);
     await waitFor(actor, isReady);
@@ -231,9 +231,9 @@ describe('signing in', () => {
     await waitFor(actor, isSignedOut);
     fakes.signInWithPassword.mockResolvedValueOnce({ kind: 'mfaSelection', options: ['TOTP'] });
     actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
-    await waitFor(actor, (s) => s.matches({ signingIn: 'mfaSelection' }));
+    await waitFor(actor, (s) => inSession(s, { signingIn: 'mfaSelection' }));
     actor.send({ type: 'session.selectMfa', method: 'SMS' });
-    expect(actor.getSnapshot().matches({ signingIn: 'mfaSelection' })).toBe(true);
+    expect(inSession(actor.getSnapshot(), { signingIn: 'mfaSelection' })).toBe(true);
     expect(fakes.answerChallenge).not.toHaveBeenCalled();
     actor.stop();
   });
@@ -246,7 +246,7 @@ describe('signing in', () => {
       Object.assign(new Error('Invalid code received for user'), { name: 'CodeMismatchException' }),
     );
     actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
-    let snapshot = await waitFor(actor, (s) => s.matches({ signingIn: 'mfaCode' }));
+    let snapshot = await waitFor(actor, (s) => inSession(s, { signingIn: 'mfaCode' }));
     expect(selectMfaMethod(snapshot)).toBe('SMS');
     expect(selectAuthNotice(snapshot)).toContain('+*******1234');
 
@@ -292,9 +292,9 @@ describe('signing in', () => {
     await waitFor(actor, isSignedOut);
     fakes.signInWithPassword.mockResolvedValueOnce({ kind: 'mfaCode', method: 'TOTP' });
     actor.send({ type: 'session.signIn', username: 'ada@example.com', password: 'secret1' });
-    await waitFor(actor, (s) => s.matches({ signingIn: 'mfaCode' }));
+    await waitFor(actor, (s) => inSession(s, { signingIn: 'mfaCode' }));
     actor.send({ type: 'session.cancelSignIn' });
-    expect(actor.getSnapshot().matches({ signedOut: 'signIn' })).toBe(true);
+    expect(inSession(actor.getSnapshot(), { signedOut: 'signIn' })).toBe(true);
     expect(selectMfaMethod(actor.getSnapshot())).toBeNull();
     actor.stop();
   });
@@ -365,13 +365,13 @@ describe('sign-up and password reset', () => {
 
     actor.send({ type: 'session.signUp', email: 'new@example.com', password: 'secret1' });
     expect(selectAuthBusy(actor.getSnapshot())).toBe(true);
-    let snapshot = await waitFor(actor, (s) => s.matches({ signedOut: 'confirmSignUp' }));
+    let snapshot = await waitFor(actor, (s) => inSession(s, { signedOut: 'confirmSignUp' }));
     expect(fakes.signUp).toHaveBeenCalledWith({ email: 'new@example.com', password: 'secret1' });
     expect(selectAuthNotice(snapshot)).toBe('We sent a code to a***@e***.com.');
 
     fakes.resendSignUpCode.mockResolvedValueOnce({ destination: 'n***@e***.com' });
     actor.send({ type: 'session.resendSignUpCode' });
-    snapshot = await waitFor(actor, (s) => s.matches({ signedOut: 'confirmSignUp' }) && !selectAuthBusy(s));
+    snapshot = await waitFor(actor, (s) => inSession(s, { signedOut: 'confirmSignUp' }) && !selectAuthBusy(s));
     expect(fakes.resendSignUpCode).toHaveBeenCalledWith({ email: 'new@example.com' });
     expect(selectAuthNotice(snapshot)).toBe('We sent a new code to n***@e***.com.');
 
@@ -382,7 +382,7 @@ describe('sign-up and password reset', () => {
     expect(selectAuthError(snapshot)).toBe('Invalid verification code provided, please try again.');
 
     actor.send({ type: 'session.confirmSignUp', code: ' 123456 ' });
-    snapshot = await waitFor(actor, (s) => s.matches({ signedOut: 'signIn' }));
+    snapshot = await waitFor(actor, (s) => inSession(s, { signedOut: 'signIn' }));
     expect(fakes.confirmSignUp).toHaveBeenLastCalledWith({ email: 'new@example.com', code: '123456' });
     expect(selectAuthNotice(snapshot)).toMatch(/confirmed/);
     expect(selectPendingEmail(snapshot)).toBe('new@example.com');
@@ -407,7 +407,7 @@ describe('sign-up and password reset', () => {
     actor.send({ type: 'session.showSignUp' });
     fakes.signUp.mockResolvedValueOnce({ needsConfirmation: false });
     actor.send({ type: 'session.signUp', email: 'new@example.com', password: 'secret1' });
-    const snapshot = await waitFor(actor, (s) => s.matches({ signedOut: 'signIn' }));
+    const snapshot = await waitFor(actor, (s) => inSession(s, { signedOut: 'signIn' }));
     expect(selectAuthNotice(snapshot)).toMatch(/ready/);
     actor.stop();
   });
@@ -429,7 +429,7 @@ describe('sign-up and password reset', () => {
     expect(selectAuthView(snapshot)).toBe('resetPassword');
 
     actor.send({ type: 'session.confirmPasswordReset', code: '123456', newPassword: 'brand-new' });
-    snapshot = await waitFor(actor, (s) => s.matches({ signedOut: 'signIn' }));
+    snapshot = await waitFor(actor, (s) => inSession(s, { signedOut: 'signIn' }));
     expect(fakes.confirmPasswordReset).toHaveBeenLastCalledWith({
       email: 'ada@example.com',
       code: '123456',
@@ -556,7 +556,7 @@ describe('after a user is loaded (SPEC §4, in order)', () => {
   it('3a. welcomes the guest, and continues once the welcome is confirmed', async () => {
     const guest = buildUser({ username: 'guest', attributes: { preferred_username: 'guest' } });
     const { actor, ofType } = bootWith(guest, { input: { location: { pathname: '/', search: '?coupon_code=WELCOME50' } } });
-    let snapshot = await waitFor(actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    let snapshot = await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { postLoad: 'guestWelcome' } } }));
     expect(selectModal(snapshot)).toEqual({ kind: 'guestWelcome' });
     expect(selectSessionStatus(snapshot)).toBe('postLoad');
     expect(redeemCoupon).not.toHaveBeenCalled();
@@ -572,7 +572,7 @@ describe('after a user is loaded (SPEC §4, in order)', () => {
   it('welcomes the guest once per sign-in: not again on a reload, again after signing out', async () => {
     const guest = buildUser({ username: 'guest', attributes: { preferred_username: 'guest' } });
     const first = bootWith(guest);
-    await waitFor(first.actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    await waitFor(first.actor, (s) => inSession(s, { signedIn: { flow: { postLoad: 'guestWelcome' } } }));
     first.actor.send({ type: 'modal.confirm' });
     await waitFor(first.actor, isReady);
     first.actor.stop();
@@ -582,11 +582,11 @@ describe('after a user is loaded (SPEC §4, in order)', () => {
     const snapshot = await waitFor(reloaded.actor, isReady);
     expect(selectModal(snapshot)).toBeNull();
     reloaded.actor.send({ type: 'session.signOut' });
-    await waitFor(reloaded.actor, (s) => s.matches('signedOut'));
+    await waitFor(reloaded.actor, (s) => inSession(s, 'signedOut'));
     reloaded.actor.stop();
 
     const signedInAgain = bootWith(guest);
-    await waitFor(signedInAgain.actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    await waitFor(signedInAgain.actor, (s) => inSession(s, { signedIn: { flow: { postLoad: 'guestWelcome' } } }));
     signedInAgain.actor.stop();
   });
 
@@ -702,12 +702,12 @@ describe('auth events from the Hub (SPEC §4)', () => {
   it('signedIn while signed in does not run the post-load steps again', async () => {
     const guest = buildUser({ username: 'guest', attributes: { preferred_username: 'guest' } });
     const { actor, fakes, ofType } = bootWith(guest, { input: { location: { pathname: '/', search: '?coupon_code=WELCOME50' } } });
-    await waitFor(actor, (s) => s.matches({ signedIn: { flow: { postLoad: 'guestWelcome' } } }));
+    await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { postLoad: 'guestWelcome' } } }));
     // During the post-load steps: they carry on, the user is reloaded afterwards.
     dispatchAuth('signedIn');
     expect(actor.getSnapshot().context.modals).toEqual([{ kind: 'guestWelcome' }]);
     actor.send({ type: 'modal.confirm' });
-    await waitFor(actor, (s) => isReady(s) && s.matches({ signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 3);
+    await waitFor(actor, (s) => isReady(s) && inSession(s, { signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 3);
     expect(actor.getSnapshot().context.modals).toEqual([{ kind: 'coupon', credits: 50 }]);
     actor.send({ type: 'modal.confirm' });
 
@@ -715,7 +715,7 @@ describe('auth events from the Hub (SPEC §4)', () => {
     const navigations = ofType('session.navigate').length;
     const credits = fakes.fetchCredits.mock.calls.length;
     dispatchAuth('signedIn');
-    await waitFor(actor, (s) => s.matches({ signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 4);
+    await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { ready: 'idle' } } }) && fakes.loadUser.mock.calls.length === 4);
     await waitFor(actor, () => fakes.fetchCredits.mock.calls.length === credits + 1);
     expect(selectModal(actor.getSnapshot())).toBeNull();
     expect(redeemCoupon).toHaveBeenCalledTimes(1);
@@ -729,7 +729,7 @@ describe('auth events from the Hub (SPEC §4)', () => {
     actor.send({ type: 'session.setHandle', handle: 'ada_l' });
     dispatchAuth('signedIn');
     expect(selectHandleStatus(actor.getSnapshot())).toBe('checking');
-    await waitFor(actor, (s) => selectHandleStatus(s) === 'idle' && s.matches({ signedIn: { flow: { ready: 'idle' } } }));
+    await waitFor(actor, (s) => selectHandleStatus(s) === 'idle' && inSession(s, { signedIn: { flow: { ready: 'idle' } } }));
     expect(fakes.saveHandle).toHaveBeenCalledWith('ada_l');
     expect(ofType('session.navigate').at(-1)).toEqual({ type: 'session.navigate', to: '/@ada_l', replace: false });
     // Boot, after the save, and the reload Hub signedIn asked for.
@@ -1047,7 +1047,7 @@ describe('e-mail verification child', () => {
       { type: 'session.notify', tone: 'success', title: 'Verified', message: 'Thank you for verifying your email.' },
     ]);
     await waitFor(actor, () => fakes.loadUser.mock.calls.length === 2);
-    const snapshot = await waitFor(actor, (s) => s.matches({ signedIn: { flow: { ready: 'idle' } } }));
+    const snapshot = await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { ready: 'idle' } } }));
     expect(selectCurrentUser(snapshot)?.attributes.email_verified).toBe('true');
     expect(selectEmailVerificationRef(snapshot)).toBeUndefined();
     actor.stop();
@@ -1088,7 +1088,7 @@ describe('e-mail verification child', () => {
     verification.send({ type: 'emailVerification.open' });
     expect(selectVerificationOpen(verification.getSnapshot())).toBe(true);
     reloaded.actor.send({ type: 'session.signOut' });
-    await waitFor(reloaded.actor, (s) => s.matches('signedOut'));
+    await waitFor(reloaded.actor, (s) => inSession(s, 'signedOut'));
     reloaded.actor.stop();
 
     // A new sign-in shows it again.
@@ -1105,7 +1105,7 @@ describe('e-mail verification child', () => {
     verification.send({ type: 'emailVerification.cancel' });
     expect(selectVerificationOpen(verification.getSnapshot())).toBe(false);
     actor.send({ type: 'session.refreshUser' });
-    const snapshot = await waitFor(actor, (s) => s.matches({ signedIn: { flow: { ready: 'idle' } } }));
+    const snapshot = await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { ready: 'idle' } } }));
     expect(selectVerificationOpen(selectEmailVerificationRef(snapshot)!.getSnapshot())).toBe(false);
     actor.stop();
   });

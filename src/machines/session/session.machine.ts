@@ -1,150 +1,39 @@
 import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
-import type { AuthFlowType, SocialProvider } from '@/config/env';
 import { GUEST_USERNAME, STORAGE_KEYS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
-import {
-  confirmResetPassword,
-  confirmSignIn,
-  confirmSignUp,
-  errorMessage,
-  errorName,
-  getAccessToken,
-  isNetworkError,
-  listenToAuthEvents,
-  loadCurrentUser,
-  resendSignUpCode,
-  resetPassword,
-  signInWithPassword,
-  signInWithRedirect,
-  signOut,
-  signUp,
-  updateHandle,
-} from '@/services/auth';
-import type { AuthEvent, CurrentUser, MfaMethod, SignInStep, SignUpResult } from '@/services/auth';
+import { errorMessage, errorName, getAccessToken, isNetworkError, listenToAuthEvents, loadCurrentUser, signOut, updateHandle } from '@/services/auth';
+import type { CurrentUser } from '@/services/auth';
 import { redeemCoupon } from '@/services/coupon';
 import { readStored, removeStored, writeStored } from '@/services/storage';
 import { checkUsernameAvailable, deleteAccount } from '@/services/users';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
+import { AUTH_FORMS_EVENT_TYPES } from '@/machines/session/auth-forms.types';
+import type { AuthFormsEvent } from '@/machines/session/auth-forms.types';
 import { creditsMachine } from '@/machines/session/credits.machine';
-import type { CreditsParentEvent } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
-import type { EmailVerificationParentEvent } from '@/machines/session/email-verification.machine';
 import { routeAfterLoad, hasHandoffParams, storeHandoff, stripHandoffParams, takeCouponCode, takeRedirectRequest } from '@/machines/session/handoff';
 import type { RedirectRequest } from '@/machines/session/handoff';
 import { networkRetryDelay } from '@/machines/session/network-backoff';
 import { SESSION_TEXTS } from '@/machines/session/session.texts';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import type { TokenRefreshEvent } from '@/machines/session/token-refresh.machine';
+import type { SessionContext, SessionEmitted, SessionEvent, SessionInput, SessionModal, SessionTag } from '@/machines/session/session.types';
 
 export type { CurrentUser, MfaMethod, SignInStep } from '@/services/auth';
 export type { RedirectRequest } from '@/machines/session/handoff';
 
-export interface SessionInput {
-  /** Where the app started. */
-  location: { pathname: string; search: string };
-  authFlowType: AuthFlowType;
-  /** The guest account's published password; undefined → guest sign-in unavailable. */
-  guestPassword?: string;
-  redirectAllowlist: readonly string[];
-  socialProviders: readonly SocialProvider[];
-}
-
-export type SessionModal =
-  | { kind: 'guestWelcome' }
-  | { kind: 'coupon'; credits: number }
-  | { kind: 'redirectRefused'; redirectUri: string };
-
-export interface SessionContext {
-  location: { pathname: string; search: string };
-  authFlowType: AuthFlowType;
-  guestPassword: string | undefined;
-  redirectAllowlist: readonly string[];
-  socialProviders: readonly SocialProvider[];
-  currentUser: CurrentUser | null;
-  /** The last failure's message, shown on /authentication. */
-  authError: string | null;
-  /** A hint for the current sign-in step ("We sent a code to …"). */
-  authNotice: string | null;
-  /** The address being signed in, confirmed or reset, to prefill forms. */
-  pendingEmail: string | null;
-  mfaOptions: MfaMethod[];
-  mfaMethod: MfaMethod | null;
-  /** Modals shown over any page; the last one is on top. */
-  modals: SessionModal[];
-  /** An allowlisted redirect waiting for its access token. */
-  pendingRedirect: RedirectRequest | null;
-  /** The handle being checked or saved. */
-  pendingHandle: string | null;
-  /** The `emailVerification` child exists (it stays, closed, after Cancel). */
-  emailVerificationSpawned: boolean;
-  /** Attempts at loading the user since the network was last seen failing (sets the back-off). */
-  networkRetries: number;
-  /** Hub `signedIn` arrived while the user could not be reloaded at once: reload when idle. */
-  userReloadDue: boolean;
-  /** Snapshots the children have reported (see the `noteChildSnapshot` action). */
-  childSnapshots: number;
-}
-
-/** Events the app and the screens send. */
-export type SessionUiEvent =
-  | { type: 'location.changed'; pathname: string; search: string }
-  | { type: 'session.signIn'; username: string; password: string }
-  | { type: 'session.signInAsGuest' }
-  | { type: 'session.signInWithProvider'; provider: SocialProvider }
-  | { type: 'session.selectMfa'; method: MfaMethod }
-  | { type: 'session.confirmSignIn'; code: string }
-  | { type: 'session.setNewPassword'; password: string }
-  | { type: 'session.cancelSignIn' }
-  | { type: 'session.showSignIn' }
-  | { type: 'session.showSignUp' }
-  | { type: 'session.showForgotPassword' }
-  | { type: 'session.signUp'; email: string; password: string }
-  | { type: 'session.confirmSignUp'; code: string }
-  | { type: 'session.resendSignUpCode' }
-  | { type: 'session.requestPasswordReset'; email: string }
-  | { type: 'session.confirmPasswordReset'; code: string; newPassword: string }
-  | { type: 'session.signOut' }
-  | { type: 'session.deleteAccount' }
-  | { type: 'session.setHandle'; handle: string }
-  | { type: 'session.refreshUser' }
-  | { type: 'modal.confirm' };
-
-/** Events the machine produces for itself: Amplify's Hub, the browser's network status, its children. */
-export type SessionInternalEvent =
-  | { type: 'network.online' }
-  | { type: 'network.offline' }
-  /** Amplify's Hub, as services/auth maps it. */
-  | AuthEvent
-  /** Raised after each sign-in request with what Cognito asks for next. */
-  | { type: 'signIn.step'; step: SignInStep }
-  | CreditsParentEvent
-  | EmailVerificationParentEvent;
-
-export type SessionEvent = SessionUiEvent | SessionInternalEvent;
-
-/** What the app carries out: the machine owns the decisions, the browser the side effects. */
-export type SessionEmitted =
-  | { type: 'session.navigate'; to: string; replace: boolean }
-  | { type: 'session.redirect'; url: string }
-  | { type: 'session.notify'; tone: 'success' | 'error'; title: string; message: string }
-  /** An account-level event for the top banner (SPEC §2.9 item 5), not a passing toast. */
-  | { type: 'session.banner'; kind: 'success' | 'error'; message: string };
-
-export type SessionTag =
-  | 'authBusy'
-  | 'accountBusy'
-  | 'handleChecking'
-  | 'handleSaving'
-  | 'offline'
-  | 'view.signIn'
-  | 'view.signUp'
-  | 'view.confirmSignUp'
-  | 'view.forgotPassword'
-  | 'view.resetPassword'
-  | 'view.mfaSelection'
-  | 'view.mfaCode'
-  | 'view.newPassword';
+export type {
+  SessionContext,
+  SessionEmitted,
+  SessionEvent,
+  SessionInput,
+  SessionInternalEvent,
+  SessionModal,
+  SessionTag,
+  SessionUiEvent,
+} from '@/machines/session/session.types';
 
 /**
  * Who is signed in, and everything that follows from it (SPEC §1, §2.1, §2.2, §3, §4, §8).
@@ -161,6 +50,12 @@ const overlaysSeen = (userId: string): { userId: string; guestWelcome: boolean; 
   return stored?.userId === userId ? stored : { userId, guestWelcome: false, verifyEmailLater: false };
 };
 
+/** The forms' events, forwarded to the `authForms` child while it runs. */
+const forwardToAuthForms = Object.fromEntries(AUTH_FORMS_EVENT_TYPES.map((type) => [type, { actions: 'forwardToAuthForms' }])) as Record<
+  (typeof AUTH_FORMS_EVENT_TYPES)[number],
+  { actions: 'forwardToAuthForms' }
+>;
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -168,7 +63,12 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
     emitted: {} as SessionEmitted,
     tags: {} as SessionTag,
-    children: {} as { credits: 'credits'; emailVerification: 'emailVerification'; tokenRefresh: 'tokenRefresh' },
+    children: {} as {
+      authForms: 'authForms';
+      credits: 'credits';
+      emailVerification: 'emailVerification';
+      tokenRefresh: 'tokenRefresh';
+    },
   },
   actors: {
     authEvents: fromCallback(({ sendBack }) => listenToAuthEvents(sendBack)),
@@ -183,18 +83,6 @@ export const sessionMachine = setup({
       };
     }),
     loadUser: fromPromise<CurrentUser | null>(() => loadCurrentUser()),
-    signInWithPassword: fromPromise<SignInStep, { username: string; password: string; authFlowType: AuthFlowType }>(
-      ({ input }) => signInWithPassword(input),
-    ),
-    answerChallenge: fromPromise<SignInStep, { response: string }>(({ input }) => confirmSignIn(input.response)),
-    signInWithProvider: fromPromise<void, { provider: SocialProvider }>(({ input }) => signInWithRedirect(input)),
-    signUp: fromPromise<SignUpResult, { email: string; password: string }>(({ input }) => signUp(input)),
-    confirmSignUp: fromPromise<void, { email: string; code: string }>(({ input }) => confirmSignUp(input)),
-    resendSignUpCode: fromPromise<{ destination?: string }, { email: string }>(({ input }) => resendSignUpCode(input.email)),
-    requestPasswordReset: fromPromise<{ destination?: string }, { email: string }>(({ input }) => resetPassword(input.email)),
-    confirmPasswordReset: fromPromise<void, { email: string; code: string; newPassword: string }>(({ input }) =>
-      confirmResetPassword(input),
-    ),
     signOut: fromPromise<void>(() => signOut()),
     takeRedirectRequest: fromPromise<RedirectRequest | null, { search: string }>(async ({ input }) =>
       takeRedirectRequest(input.search),
@@ -217,23 +105,15 @@ export const sessionMachine = setup({
     deleteAccount: fromPromise<void>(async () => {
       await deleteAccount();
     }),
+    authForms: authFormsMachine,
     credits: creditsMachine,
     tokenRefresh: tokenRefreshMachine,
     emailVerification: emailVerificationMachine,
   },
   guards: {
-    guestAvailable: ({ context }) => Boolean(context.guestPassword),
-    providerAvailable: ({ context, event }) =>
-      event.type === 'session.signInWithProvider' && context.socialProviders.includes(event.provider),
-    mfaMethodOffered: ({ context, event }) =>
-      event.type === 'session.selectMfa' && context.mfaOptions.includes(event.method),
-    hasPendingEmail: ({ context }) => context.pendingEmail !== null,
     hasHandleText: ({ event }) => event.type === 'session.setHandle' && event.handle.trim() !== '',
-    signInStepIs: ({ event }, params: { kind: SignInStep['kind'] }) =>
-      event.type === 'signIn.step' && event.step.kind === params.kind,
     isUser: (_, params: { user: CurrentUser | null }) => params.user !== null,
     isNetworkError: (_, params: { error: unknown }) => isNetworkError(params.error),
-    isAlreadySignedIn: (_, params: { error: unknown }) => errorName(params.error) === 'UserAlreadyAuthenticatedException',
     /** Cognito refused the handle because another account holds it (the server's claim lost a race). */
     isHandleTaken: (_, params: { error: unknown }) => errorName(params.error) === 'AliasExistsException',
     userReloadDue: ({ context }) => context.userReloadDue,
@@ -259,34 +139,15 @@ export const sessionMachine = setup({
       modals: [],
       pendingRedirect: null,
       pendingHandle: null,
-      mfaOptions: [],
-      mfaMethod: null,
       userReloadDue: false,
     }),
-    /**
-     * What the previous person typed (the address of their sign-in) goes with them, so a shared
-     * device does not prefill the next person's forms. Run when a signed-in session ends.
-     */
-    forgetPreviousUser: assign({ pendingEmail: null, authNotice: null }),
-    clearAuthMessages: assign({ authError: null, authNotice: null }),
+    clearAuthError: assign({ authError: null }),
     /** The failure of the actor whose error event is being handled, shown on /authentication. */
     setAuthError: assign(({ event }) => ({
       authError: errorMessage('error' in event ? event.error : undefined, SESSION_TEXTS.signInFailed),
-      authNotice: null,
     })),
-    setAuthErrorText: assign((_, params: { message: string }) => ({ authError: params.message, authNotice: null })),
-    setAuthNotice: assign((_, params: { notice: string }) => ({ authNotice: params.notice, authError: null })),
-    setPendingEmail: assign((_, params: { email: string }) => ({ pendingEmail: params.email.trim() })),
-    followSignInStep: raise((_, params: { step: SignInStep }) => ({ type: 'signIn.step' as const, step: params.step })),
-    storeMfaStep: assign(({ event }) => {
-      assertEvent(event, 'signIn.step');
-      if (event.step.kind === 'mfaSelection') return { mfaOptions: event.step.options, mfaMethod: null };
-      if (event.step.kind === 'mfaCode') {
-        return { mfaMethod: event.step.method, authNotice: SESSION_TEXTS.mfaCodeSent(event.step.destination), authError: null };
-      }
-      return {};
-    }),
-    clearMfa: assign({ mfaOptions: [], mfaMethod: null }),
+    setAuthErrorText: assign((_, params: { message: string }) => ({ authError: params.message })),
+    forwardToAuthForms: sendTo('authForms', ({ event }) => event as AuthFormsEvent),
     pushModal: assign(({ context }, params: { modal: SessionModal }) => ({ modals: [...context.modals, params.modal] })),
     popModal: assign(({ context }) => ({ modals: context.modals.slice(0, -1) })),
     noteRefusedRedirect: assign(({ context }, params: { request: RedirectRequest | null }) =>
@@ -402,10 +263,6 @@ export const sessionMachine = setup({
     socialProviders: input.socialProviders,
     currentUser: null,
     authError: null,
-    authNotice: null,
-    pendingEmail: null,
-    mfaOptions: [],
-    mfaMethod: null,
     modals: [],
     pendingRedirect: null,
     pendingHandle: null,
@@ -496,282 +353,34 @@ export const sessionMachine = setup({
       },
     },
 
+    /** Nobody is signed in: the `authForms` child runs the forms of /authentication until someone is. */
     signedOut: {
       entry: ['clearSignedIn', 'storeHandoff'],
-      initial: 'signIn',
+      invoke: {
+        src: 'authForms',
+        id: 'authForms',
+        systemId: 'authForms',
+        input: ({ context }) => ({
+          authFlowType: context.authFlowType,
+          guestPassword: context.guestPassword,
+          socialProviders: context.socialProviders,
+          authError: context.authError,
+        }),
+        onDone: 'signedIn',
+        onSnapshot: { actions: 'noteChildSnapshot' },
+      },
       on: {
         'location.changed': { actions: ['setLocation', 'storeHandoff'] },
-        'auth.signedIn': '#session.signedIn',
-        'session.showSignIn': { target: '.signIn', actions: 'clearAuthMessages' },
-        'session.showSignUp': { target: '.signUp', actions: 'clearAuthMessages' },
-        'session.showForgotPassword': { target: '.forgotPassword', actions: 'clearAuthMessages' },
-      },
-      states: {
-        signIn: {
-          tags: 'view.signIn',
-          on: {
-            'session.signIn': {
-              target: '#session.signingIn.submittingPassword',
-              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.username }) }],
-            },
-            'session.signInAsGuest': {
-              guard: 'guestAvailable',
-              target: '#session.signingIn.submittingPassword',
-              actions: 'clearAuthMessages',
-            },
-            'session.signInWithProvider': {
-              guard: 'providerAvailable',
-              target: 'redirectingToProvider',
-              actions: 'clearAuthMessages',
-            },
-          },
-        },
-        /** The browser leaves for the provider; Hub `signedIn` follows when it comes back. */
-        redirectingToProvider: {
-          tags: ['view.signIn', 'authBusy'],
-          invoke: {
-            src: 'signInWithProvider',
-            input: ({ event }) => {
-              assertEvent(event, 'session.signInWithProvider');
-              return { provider: event.provider };
-            },
-            onError: { target: 'signIn', actions: 'setAuthError' },
-          },
-        },
-        signUp: {
-          tags: 'view.signUp',
-          on: {
-            'session.signUp': {
-              target: 'signingUp',
-              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.email }) }],
-            },
-          },
-        },
-        signingUp: {
-          tags: ['view.signUp', 'authBusy'],
-          invoke: {
-            src: 'signUp',
-            input: ({ event }) => {
-              assertEvent(event, 'session.signUp');
-              return { email: event.email.trim(), password: event.password };
-            },
-            onDone: [
-              {
-                guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output.needsConfirmation }) },
-                target: 'confirmSignUp',
-                actions: {
-                  type: 'setAuthNotice',
-                  params: ({ event }) => ({ notice: SESSION_TEXTS.codeSent(event.output.destination) }),
-                },
-              },
-              { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.accountReady } } },
-            ],
-            onError: { target: 'signUp', actions: 'setAuthError' },
-          },
-        },
-        confirmSignUp: {
-          tags: 'view.confirmSignUp',
-          on: {
-            'session.confirmSignUp': { guard: 'hasPendingEmail', target: 'confirmingSignUp', actions: 'clearAuthMessages' },
-            'session.resendSignUpCode': { guard: 'hasPendingEmail', target: 'resendingSignUpCode', actions: 'clearAuthMessages' },
-          },
-        },
-        confirmingSignUp: {
-          tags: ['view.confirmSignUp', 'authBusy'],
-          invoke: {
-            src: 'confirmSignUp',
-            input: ({ context, event }) => {
-              assertEvent(event, 'session.confirmSignUp');
-              return { email: context.pendingEmail ?? '', code: event.code.trim() };
-            },
-            onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.signUpConfirmed } } },
-            onError: {
-              target: 'confirmSignUp',
-              actions: 'setAuthError',
-            },
-          },
-        },
-        resendingSignUpCode: {
-          tags: ['view.confirmSignUp', 'authBusy'],
-          invoke: {
-            src: 'resendSignUpCode',
-            input: ({ context }) => ({ email: context.pendingEmail ?? '' }),
-            onDone: {
-              target: 'confirmSignUp',
-              actions: {
-                type: 'setAuthNotice',
-                params: ({ event }) => ({ notice: SESSION_TEXTS.newCodeSent(event.output.destination) }),
-              },
-            },
-            onError: {
-              target: 'confirmSignUp',
-              actions: 'setAuthError',
-            },
-          },
-        },
-        forgotPassword: {
-          tags: 'view.forgotPassword',
-          on: {
-            'session.requestPasswordReset': {
-              target: 'requestingPasswordReset',
-              actions: ['clearAuthMessages', { type: 'setPendingEmail', params: ({ event }) => ({ email: event.email }) }],
-            },
-          },
-        },
-        requestingPasswordReset: {
-          tags: ['view.forgotPassword', 'authBusy'],
-          invoke: {
-            src: 'requestPasswordReset',
-            input: ({ context }) => ({ email: context.pendingEmail ?? '' }),
-            onDone: {
-              target: 'resetPassword',
-              actions: {
-                type: 'setAuthNotice',
-                params: ({ event }) => ({ notice: SESSION_TEXTS.codeSent(event.output.destination) }),
-              },
-            },
-            onError: {
-              target: 'forgotPassword',
-              actions: 'setAuthError',
-            },
-          },
-        },
-        resetPassword: {
-          tags: 'view.resetPassword',
-          on: {
-            'session.confirmPasswordReset': {
-              guard: 'hasPendingEmail',
-              target: 'confirmingPasswordReset',
-              actions: 'clearAuthMessages',
-            },
-          },
-        },
-        confirmingPasswordReset: {
-          tags: ['view.resetPassword', 'authBusy'],
-          invoke: {
-            src: 'confirmPasswordReset',
-            input: ({ context, event }) => {
-              assertEvent(event, 'session.confirmPasswordReset');
-              return { email: context.pendingEmail ?? '', code: event.code.trim(), newPassword: event.newPassword };
-            },
-            onDone: { target: 'signIn', actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.passwordChanged } } },
-            onError: {
-              target: 'resetPassword',
-              actions: 'setAuthError',
-            },
-          },
-        },
-      },
-    },
-
-    signingIn: {
-      on: {
-        'location.changed': { actions: ['setLocation', 'storeHandoff'] },
-        // Amplify's own signal that the sign-in completed (it fires before the request resolves).
-        'auth.signedIn': { target: '#session.signedIn', actions: 'clearMfa' },
-        'session.cancelSignIn': { target: '#session.signedOut.signIn', actions: ['clearAuthMessages', 'clearMfa'] },
-        'session.showSignIn': { target: '#session.signedOut.signIn', actions: ['clearAuthMessages', 'clearMfa'] },
-        'session.showSignUp': { target: '#session.signedOut.signUp', actions: ['clearAuthMessages', 'clearMfa'] },
-        'session.showForgotPassword': {
-          target: '#session.signedOut.forgotPassword',
-          actions: ['clearAuthMessages', 'clearMfa'],
-        },
-        'signIn.step': [
-          { guard: { type: 'signInStepIs', params: { kind: 'done' } }, target: '#session.signedIn', actions: 'clearMfa' },
-          { guard: { type: 'signInStepIs', params: { kind: 'mfaSelection' } }, target: '.mfaSelection', actions: 'storeMfaStep' },
-          { guard: { type: 'signInStepIs', params: { kind: 'mfaCode' } }, target: '.mfaCode', actions: 'storeMfaStep' },
-          { guard: { type: 'signInStepIs', params: { kind: 'newPassword' } }, target: '.newPassword' },
-          {
-            guard: { type: 'signInStepIs', params: { kind: 'confirmSignUp' } },
-            target: '#session.signedOut.confirmSignUp',
-            actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.confirmSignUpFirst } },
-          },
-          {
-            guard: { type: 'signInStepIs', params: { kind: 'resetPassword' } },
-            target: '#session.signedOut.forgotPassword',
-            actions: { type: 'setAuthNotice', params: { notice: SESSION_TEXTS.passwordResetRequired } },
-          },
-        ],
-      },
-      initial: 'submittingPassword',
-      states: {
-        submittingPassword: {
-          tags: ['view.signIn', 'authBusy'],
-          invoke: {
-            src: 'signInWithPassword',
-            input: ({ context, event }) =>
-              event.type === 'session.signIn'
-                ? { username: event.username.trim(), password: event.password, authFlowType: context.authFlowType }
-                : { username: GUEST_USERNAME, password: context.guestPassword ?? '', authFlowType: context.authFlowType },
-            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: [
-              {
-                // The session thought nobody was signed in, but Amplify holds a user: load it.
-                guard: { type: 'isAlreadySignedIn', params: ({ event }) => ({ error: event.error }) },
-                target: '#session.signedIn',
-              },
-              {
-                target: '#session.signedOut.signIn',
-                actions: 'setAuthError',
-              },
-            ],
-          },
-        },
-        mfaSelection: {
-          tags: 'view.mfaSelection',
-          on: { 'session.selectMfa': { guard: 'mfaMethodOffered', target: 'submittingMfaSelection', actions: 'clearAuthMessages' } },
-        },
-        submittingMfaSelection: {
-          tags: ['view.mfaSelection', 'authBusy'],
-          invoke: {
-            src: 'answerChallenge',
-            input: ({ event }) => {
-              assertEvent(event, 'session.selectMfa');
-              return { response: event.method };
-            },
-            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'mfaSelection', actions: 'setAuthError' },
-          },
-        },
-        mfaCode: {
-          tags: 'view.mfaCode',
-          on: { 'session.confirmSignIn': { target: 'submittingMfaCode' } },
-        },
-        submittingMfaCode: {
-          tags: ['view.mfaCode', 'authBusy'],
-          invoke: {
-            src: 'answerChallenge',
-            input: ({ event }) => {
-              assertEvent(event, 'session.confirmSignIn');
-              return { response: event.code.trim() };
-            },
-            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'mfaCode', actions: 'setAuthError' },
-          },
-        },
-        newPassword: {
-          tags: 'view.newPassword',
-          on: { 'session.setNewPassword': { target: 'submittingNewPassword', actions: 'clearAuthMessages' } },
-        },
-        submittingNewPassword: {
-          tags: ['view.newPassword', 'authBusy'],
-          invoke: {
-            src: 'answerChallenge',
-            input: ({ event }) => {
-              assertEvent(event, 'session.setNewPassword');
-              return { response: event.password };
-            },
-            onDone: { actions: { type: 'followSignInStep', params: ({ event }) => ({ step: event.output }) } },
-            onError: { target: 'newPassword', actions: 'setAuthError' },
-          },
-        },
+        'auth.signedIn': 'signedIn',
+        'auth.redirectFailed': { actions: 'forwardToAuthForms' },
+        ...forwardToAuthForms,
       },
     },
 
     signedIn: {
       type: 'parallel',
-      entry: ['clearAuthMessages', 'resetNetworkRetries'],
-      exit: ['stopEmailVerification', 'forgetPreviousUser', 'forgetOverlaysSeen'],
+      entry: ['clearAuthError', 'resetNetworkRetries'],
+      exit: ['stopEmailVerification', 'forgetOverlaysSeen'],
       // Reached through the actor system by other machines (the jobs registry), by this systemId.
       invoke: { src: 'credits', id: 'credits', systemId: 'credits' },
       on: {

@@ -1,9 +1,10 @@
 import { createSelector } from 'reselect';
+import { matchesState } from 'xstate';
 import type { AnyActorRef, SnapshotFrom, StateValue } from 'xstate';
 import { SOCIAL_PROVIDERS } from '@/config/env';
 import type { SocialProvider } from '@/config/env';
 import { GUEST_USERNAME } from '@/config/limits';
-import type { CurrentUser, MfaMethod, SessionModal, sessionMachine } from '@/machines/session/session.machine';
+import type { CurrentUser, MfaMethod, SessionModal, SessionTag, sessionMachine } from '@/machines/session/session.machine';
 
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -34,8 +35,23 @@ const AUTH_VIEWS: readonly AuthView[] = [
  * invokes it in `selectSessionValue`.
  */
 const CHILD_PLACES: Readonly<Record<string, readonly string[]>> = {
+  // The forms' own top states (signedOut ⇄ signingIn) stand in for the root's signedOut.
+  authForms: [],
   tokenRefresh: ['signedIn', 'tokens'],
 };
+
+/** The children whose tags the session's tag selectors read too. */
+const TAGGED_CHILDREN = ['authForms', 'tokenRefresh'] as const;
+
+/** A tag of the session or of one of its running children. */
+const hasTag = (snapshot: SessionSnapshot, tag: SessionTag): boolean =>
+  snapshot.hasTag(tag) ||
+  TAGGED_CHILDREN.some((id) => (snapshot.children[id]?.getSnapshot() as { hasTag?: (tag: string) => boolean } | undefined)?.hasTag?.(tag) ?? false);
+
+/** The sign-in forms' context while they run (nobody signed in), else undefined. */
+const formsContext = (snapshot: SessionSnapshot) => snapshot.children.authForms?.getSnapshot().context;
+
+const NO_MFA_OPTIONS: MfaMethod[] = [];
 
 /** A child's state value, when it is a running machine. */
 const childValue = (ref: AnyActorRef | undefined): StateValue | undefined => {
@@ -62,12 +78,14 @@ export const selectSessionValue = (snapshot: SessionSnapshot): StateValue =>
   }, snapshot.value);
 
 export const selectSessionStatus = (snapshot: SessionSnapshot): SessionStatus => {
-  if (snapshot.matches('booting')) return 'booting';
-  if (snapshot.matches('signedOut')) return 'signedOut';
-  if (snapshot.matches('signingIn')) return 'signingIn';
-  if (snapshot.matches('signingOut')) return 'signingOut';
-  if (snapshot.matches({ signedIn: { flow: 'postLoad' } })) return 'postLoad';
-  if (snapshot.matches({ signedIn: { flow: 'ready' } })) return 'ready';
+  const value = selectSessionValue(snapshot);
+  const is = (state: StateValue) => matchesState(state, value);
+  if (is('booting')) return 'booting';
+  if (is('signedOut')) return 'signedOut';
+  if (is('signingIn')) return 'signingIn';
+  if (is('signingOut')) return 'signingOut';
+  if (is({ signedIn: { flow: 'postLoad' } })) return 'postLoad';
+  if (is({ signedIn: { flow: 'ready' } })) return 'ready';
   // Loading the user, or waiting for the network to load it.
   return 'loadingUser';
 };
@@ -88,20 +106,24 @@ export const selectHandle = (snapshot: SessionSnapshot): string | null =>
 
 /** What /authentication shows while signed out or signing in. */
 export const selectAuthView = (snapshot: SessionSnapshot): AuthView =>
-  AUTH_VIEWS.find((view) => snapshot.hasTag(`view.${view}`)) ?? 'signIn';
+  AUTH_VIEWS.find((view) => hasTag(snapshot, `view.${view}`)) ?? 'signIn';
 
 /** A sign-in, sign-up or reset request is running. */
-export const selectAuthBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('authBusy');
+export const selectAuthBusy = (snapshot: SessionSnapshot): boolean => hasTag(snapshot, 'authBusy');
 
-export const selectAuthError = (snapshot: SessionSnapshot): string | null => snapshot.context.authError;
+/** The forms' failure while they run; else the one the session keeps for them (a provider's refusal, a failed load). */
+export const selectAuthError = (snapshot: SessionSnapshot): string | null => {
+  const forms = formsContext(snapshot);
+  return forms ? forms.authError : snapshot.context.authError;
+};
 
-export const selectAuthNotice = (snapshot: SessionSnapshot): string | null => snapshot.context.authNotice;
+export const selectAuthNotice = (snapshot: SessionSnapshot): string | null => formsContext(snapshot)?.authNotice ?? null;
 
-export const selectPendingEmail = (snapshot: SessionSnapshot): string | null => snapshot.context.pendingEmail;
+export const selectPendingEmail = (snapshot: SessionSnapshot): string | null => formsContext(snapshot)?.pendingEmail ?? null;
 
-export const selectMfaMethod = (snapshot: SessionSnapshot): MfaMethod | null => snapshot.context.mfaMethod;
+export const selectMfaMethod = (snapshot: SessionSnapshot): MfaMethod | null => formsContext(snapshot)?.mfaMethod ?? null;
 
-export const selectMfaOptions = (snapshot: SessionSnapshot): MfaMethod[] => snapshot.context.mfaOptions;
+export const selectMfaOptions = (snapshot: SessionSnapshot): MfaMethod[] => formsContext(snapshot)?.mfaOptions ?? NO_MFA_OPTIONS;
 
 export const selectGuestSignInAvailable = (snapshot: SessionSnapshot): boolean => Boolean(snapshot.context.guestPassword);
 
@@ -125,17 +147,17 @@ export const selectSocialProviders = createSelector(
 export const selectModal = (snapshot: SessionSnapshot): SessionModal | null => snapshot.context.modals.at(-1) ?? null;
 
 export const selectHandleStatus = (snapshot: SessionSnapshot): 'idle' | 'checking' | 'saving' => {
-  if (snapshot.hasTag('handleChecking')) return 'checking';
-  if (snapshot.hasTag('handleSaving')) return 'saving';
+  if (hasTag(snapshot, 'handleChecking')) return 'checking';
+  if (hasTag(snapshot, 'handleSaving')) return 'saving';
   return 'idle';
 };
 
 /** Deleting the account or signing out. */
-export const selectAccountBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('accountBusy');
+export const selectAccountBusy = (snapshot: SessionSnapshot): boolean => hasTag(snapshot, 'accountBusy');
 
 /** Signed in, but the network is down: the user stays signed in. */
 export const selectIsOffline = (snapshot: SessionSnapshot): boolean =>
-  snapshot.matches('signedIn') && (snapshot.hasTag('offline') || Boolean(snapshot.children.tokenRefresh?.getSnapshot().hasTag('offline')));
+  snapshot.matches('signedIn') && hasTag(snapshot, 'offline');
 
 export const selectCreditsRef = (snapshot: SessionSnapshot) => snapshot.children.credits;
 
