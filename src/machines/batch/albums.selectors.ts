@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import { BATCH_TYPES } from '@/config/batch';
@@ -27,19 +28,11 @@ const createdTime = (album: Batch): number => {
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 };
 
-// A memo per list (a pure cache): the same loaded list gives the same rows.
-const rowLists = new WeakMap<Batch[], AlbumRow[]>();
-
 /** The albums, newest first whatever order the server sent; the same array until the list changes. */
-export const selectAlbumRows = (snapshot: AlbumsSnapshot): AlbumRow[] => {
-  const albums = snapshot.context.albums;
-  let rows = rowLists.get(albums);
-  if (!rows) {
-    rows = [...albums].sort((a, b) => createdTime(b) - createdTime(a)).map(rowOf);
-    rowLists.set(albums, rows);
-  }
-  return rows;
-};
+export const selectAlbumRows: (snapshot: AlbumsSnapshot) => AlbumRow[] = createSelector(
+  [(snapshot: AlbumsSnapshot) => snapshot.context.albums],
+  (albums) => [...albums].sort((a, b) => createdTime(b) - createdTime(a)).map(rowOf),
+);
 
 /** The first load is still running (an empty list means "not yet", not "none"). */
 export const selectAlbumsLoading = (snapshot: AlbumsSnapshot): boolean =>

@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import { BATCH_ADDITIONAL_VIDEOS_MAX, BATCH_TYPES } from '@/config/batch';
@@ -153,13 +154,7 @@ const statusOf = (snapshot: BatchSnapshot): AlbumPageStatus => {
   return 'loaded';
 };
 
-// A memo per snapshot (a pure cache): the same snapshot gives the same view.
-const views = new WeakMap<BatchSnapshot, AlbumView>();
-
-/** Everything the album page shows; the same object for the same snapshot. */
-export function selectAlbumView(snapshot: BatchSnapshot): AlbumView {
-  const cached = views.get(snapshot);
-  if (cached) return cached;
+function buildAlbumView(snapshot: BatchSnapshot): AlbumView {
   const { context } = snapshot;
   const batchType: BatchType = context.batch?.batch_type === 'parallax' ? 'parallax' : 'ai';
   const board = context.board.map((clip, index) => ({
@@ -172,7 +167,7 @@ export function selectAlbumView(snapshot: BatchSnapshot): AlbumView {
   const reason = generateReason(snapshot);
   const canJoin = snapshot.can({ type: 'edit.join' });
   const concat = context.batch?.concat ?? null;
-  const view: AlbumView = {
+  return {
     status: statusOf(snapshot),
     title: context.batch?.title || ALBUM_TEXTS.untitled,
     batchType,
@@ -206,9 +201,16 @@ export function selectAlbumView(snapshot: BatchSnapshot): AlbumView {
     deleting: selectDeleting(snapshot),
     error: context.error,
   };
-  views.set(snapshot, view);
-  return view;
 }
+
+/**
+ * Everything the album page shows; the same object for the same snapshot. Memoised on the whole
+ * snapshot: the view reads its state (`can`, `matches`) as well as its context.
+ */
+export const selectAlbumView: (snapshot: BatchSnapshot) => AlbumView = createSelector(
+  [(snapshot: BatchSnapshot) => snapshot],
+  buildAlbumView,
+);
 
 /** "Delete album" can be pressed now. */
 export const selectCanDelete = (snapshot: BatchSnapshot): boolean => snapshot.can({ type: 'batch.delete' });

@@ -1,3 +1,4 @@
+import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { GenerationJobContext, Media, generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import type { JobPhase } from '@/config/job-texts';
@@ -48,11 +49,6 @@ const phaseOf = (snapshot: GenerationJobSnapshot): JobPhase => {
   return classifyStatus(context.status) === 'processing' ? runningPhase(context.status) : 'processing';
 };
 
-// A memo per snapshot (a pure cache, not state): the same snapshot always gives the same object, so
-// React's useSelector does not re-render while the job does not change. A new snapshot means the
-// job moved; compare with `shallowEqual` when only some fields matter.
-const views = new WeakMap<GenerationJobSnapshot, JobView>();
-
 const buildView = (context: GenerationJobContext, phase: JobPhase, live: boolean): JobView => ({
   localId: context.localId,
   tool: context.tool,
@@ -72,14 +68,15 @@ const buildView = (context: GenerationJobContext, phase: JobPhase, live: boolean
   finishedAt: context.finishedAt,
 });
 
-/** The job as the panel shows it; the same object for as long as nothing shown changes. */
-export function selectJobView(snapshot: GenerationJobSnapshot): JobView {
-  const cached = views.get(snapshot);
-  if (cached) return cached;
-  const view = buildView(snapshot.context, phaseOf(snapshot), snapshot.status === 'active');
-  views.set(snapshot, view);
-  return view;
-}
+/**
+ * The job as the panel shows it; the same object for as long as nothing shown changes (memoised on
+ * its context, phase and liveness), so React's useSelector does not re-render while the job does
+ * not change. Compare with `shallowEqual` when only some fields matter.
+ */
+export const selectJobView: (snapshot: GenerationJobSnapshot) => JobView = createSelector(
+  [(snapshot: GenerationJobSnapshot) => snapshot.context, phaseOf, (snapshot: GenerationJobSnapshot) => snapshot.status === 'active'],
+  buildView,
+);
 
 /** The Cancel button is shown (enabled) exactly when the job would take `job.cancel` now. */
 export const selectCanCancel = (snapshot: GenerationJobSnapshot): boolean => snapshot.can({ type: 'job.cancel' });
