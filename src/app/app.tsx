@@ -60,13 +60,13 @@ export function AppProviders({ telemetry, sessionInput, children, mantineEnv = '
         <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>
           <BannerActorContext.Provider options={{ id: 'banner', inspect }}>
             <SessionActorContext.Provider options={{ id: 'session', input: sessionInput, inspect }}>
-              {/* Inside the session: the registry follows who is signed in (see useJobsBridge). */}
-              <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: document.visibilityState === 'hidden' }, inspect }}>
+              {/* Inside the session: the registry follows who is signed in through it. */}
+              <JobsRegistry>
                 <ErrorBoundary onError={telemetry.reportError}>
                   {/* Confirmations (useConfirm) render here, with the actors above in reach. */}
                   <ModalsProvider>{children}</ModalsProvider>
                 </ErrorBoundary>
-              </JobsActorContext.Provider>
+              </JobsRegistry>
             </SessionActorContext.Provider>
           </BannerActorContext.Provider>
         </AppConfigActorContext.Provider>

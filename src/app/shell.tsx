@@ -9,7 +9,7 @@ import { MOBILE_MEDIA_QUERY } from '@/app/theme';
 import { usePageViews } from '@/app/use-page-views';
 import { useRouteFocus } from '@/app/use-route-focus';
 import { lazyScreen } from '@/app/lazy-screen';
-import { useJobsBridge } from '@/app/use-jobs-bridge';
+import { useJobToasts } from '@/app/use-job-toasts';
 import { useSessionBridge } from '@/app/use-session-bridge';
 import { TopBanner } from '@/components/banner/top-banner';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -34,8 +34,8 @@ const JobsPanel = lazyScreen(() => import('@/components/jobs/jobs-panel'), 'Jobs
  * and the main area with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu
  * folds behind a burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page
  * change sets the document title and moves focus to the new page. The shell also connects the session actor
- * to the router and shows its overlays (SPEC §2.9 items 1–3), connects the jobs registry (toasts,
- * notifications, credits) and offers the jobs panel to a signed-in person.
+ * to the router and shows its overlays (SPEC §2.9 items 1–3), shows what the jobs registry announces
+ * (toasts, notifications) and offers the jobs panel to a signed-in person.
  */
 export function Shell() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
@@ -55,7 +55,7 @@ export function Shell() {
   useDocumentTitle(runningJobs);
   useRouteFocus(pathname, mainRef);
   useSessionBridge();
-  useJobsBridge();
+  useJobToasts();
 
   // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
   // hands focus back to the burger.

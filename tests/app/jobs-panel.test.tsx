@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@/config/messages';
-import { finishedJobText } from '@/app/use-jobs-bridge';
+import { finishedJobText } from '@/app/use-job-toasts';
 import { phaseText } from '@/components/jobs/job-view';
 import { fakeApi } from '../msw/handlers';
 import { fakeMedia } from '../msw/media';

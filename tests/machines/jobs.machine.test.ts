@@ -65,8 +65,11 @@ const signIn = (actor: ReturnType<typeof startRegistry>['actor'], userId = 'user
 };
 
 /** The job actors the registry runs (its storage watcher left out). */
+/** The registry's own actors (storage, page and account watchers); every other child is a job. */
+const REGISTRY_ACTORS = ['watchStorage', 'watchPage', 'account'];
+
 const jobChildren = (actor: { getSnapshot: () => { children: object } }): string[] =>
-  Object.keys(actor.getSnapshot().children).filter((id) => id !== 'watchStorage');
+  Object.keys(actor.getSnapshot().children).filter((id) => !REGISTRY_ACTORS.includes(id));
 
 const storedFor = (userId = 'user-1') => readStored(STORAGE_KEYS.jobs)?.[userId] ?? [];
 

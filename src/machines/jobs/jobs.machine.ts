@@ -1,199 +1,48 @@
 import { assertEvent, enqueueActions, fromCallback, setup } from 'xstate';
-import type { ActorRefFrom } from 'xstate';
-import { JOB_TEXTS } from '@/config/job-texts';
-import { RECENT_JOBS_LIMIT, RESUBMIT_WINDOW_MS, STORAGE_KEYS } from '@/config/limits';
-import type { CreditCheckUser } from '@/lib/credit-check';
+import { STORAGE_KEYS } from '@/config/limits';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
-import type { MultipartFields } from '@/services/http';
 import type { StoredJob } from '@/services/schemas/stored-jobs';
-import { readStored, watchStored, writeStored } from '@/services/storage';
+import { watchStored } from '@/services/storage';
+import { accountLink, watchPage } from '@/machines/account-link/account-link';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import {
+  entryFromStorage,
+  forget,
+  isLive,
+  jobInput,
+  newLocalId,
+  newestFirst,
+  persistJobs,
+  replaceStored,
+  storableFields,
+  storedListOf,
+  trimEntries,
+  trimFinished,
+} from '@/machines/jobs/jobs-storage';
+import type { SpawnJob } from '@/machines/jobs/jobs-storage';
 import type {
-  GenerationJobInput,
-  GenerationJobParentEvent,
-  JobOutcome,
-} from '@/machines/generation-job/generation-job.machine';
+  JobEntry,
+  JobsContext,
+  JobsEmitted,
+  JobsEvent,
+  JobsInput,
+  JobsLinkEvent,
+  JobsStorageEvent,
+} from '@/machines/jobs/jobs.types';
 
 export type { StoredJob } from '@/services/schemas/stored-jobs';
-
-export type GenerationJobRef = ActorRefFrom<typeof generationJobMachine>;
-
-/** What a tool page asks the registry to run. */
-export interface JobRequest {
-  tool: string;
-  toolTitle: string;
-  option: string;
-  optionLabel: string;
-  endpoint: string;
-  cost: number;
-  fields: MultipartFields;
-  assetId?: string | null;
-}
-
-/**
- * One job of the list. `ref` is its actor while this page runs it; null for a job restored
- * finished from storage (or marked failed at restore). `stored` is what local storage keeps.
- */
-export interface JobEntry {
-  localId: string;
-  ref: GenerationJobRef | null;
-  stored: StoredJob;
-}
-
-export interface JobsContext {
-  /** Newest first. */
-  jobs: JobEntry[];
-  userId: string | null;
-  user: CreditCheckUser | null;
-  credit: number | null;
-  hidden: boolean;
-  /**
-   * Jobs this tab removed (dismissed, trimmed, a replayed twin): writing the list merges in what
-   * other tabs stored, except these. Bounded (FORGOTTEN_LIMIT).
-   */
-  forgotten: string[];
-}
-
-export interface JobsInput {
-  /** The page is hidden at start (document.visibilityState). */
-  hidden?: boolean;
-}
-
-export type JobsUiEvent =
-  | { type: 'jobs.userChanged'; userId: string | null; user: CreditCheckUser | null }
-  | { type: 'jobs.creditChanged'; credit: number | null }
-  | { type: 'jobs.submit'; request: JobRequest }
-  | { type: 'jobs.cancel'; localId: string }
-  | { type: 'jobs.dismiss'; localId: string }
-  | { type: 'jobs.visibility'; hidden: boolean }
-  | { type: 'jobs.online' };
-
-/** Another tab changed `kinora_jobs` (the storage watcher). */
-export type JobsStorageEvent = { type: 'jobs.storageChanged' };
-
-export type JobsEvent = JobsUiEvent | JobsStorageEvent | GenerationJobParentEvent;
-
-/** What the app's bridge listens for (`actor.on`): toasts, notifications, a credits refresh. */
-export type JobsEmitted =
-  | {
-      type: 'jobs.finished';
-      localId: string;
-      tool: string;
-      toolTitle: string;
-      optionLabel: string;
-      outcome: JobOutcome;
-      refunded: boolean;
-      error: string | null;
-      mediaId: string | null;
-    }
-  | { type: 'jobs.creditsChanged' };
-
-type StoredFields = NonNullable<StoredJob['fields']>;
-type StoredFieldValue = StoredFields[string];
-
-const isStoredValue = (value: unknown): value is StoredFieldValue =>
-  typeof value === 'string' ||
-  typeof value === 'number' ||
-  typeof value === 'boolean' ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'));
-
-/**
- * The request's fields when every one can be written to local storage (text, numbers, lists of
- * text); null when one is a file or an object, which a reload could not send again.
- */
-export function storableFields(fields: MultipartFields): StoredFields | null {
-  const kept: StoredFields = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === null || value === undefined) continue;
-    if (!isStoredValue(value)) return null;
-    kept[key] = Array.isArray(value) ? [...(value as readonly string[])] : value;
-  }
-  return kept;
-}
-
-const newLocalId = (): string => `job-${crypto.randomUUID()}`;
-
-const isLive = (entry: JobEntry): boolean => entry.stored.outcome === null;
-
-/** Every live job, and the newest RECENT_JOBS_LIMIT finished ones. */
-const trimFinished = <T extends { outcome: StoredJob['outcome'] }>(jobs: T[]): T[] => {
-  let finished = 0;
-  return jobs.filter((job) => job.outcome === null || ++finished <= RECENT_JOBS_LIMIT);
-};
-
-const trimEntries = (jobs: JobEntry[]): JobEntry[] => {
-  const kept = new Set(trimFinished(jobs.map((entry) => entry.stored)).map((job) => job.localId));
-  return jobs.filter((entry) => kept.has(entry.localId));
-};
-
-/** Newest first by when the person asked (a stable sort keeps the order of equal times). */
-const newestFirst = <T extends { createdAt: number }>(jobs: T[]): T[] => [...jobs].sort((a, b) => b.createdAt - a.createdAt);
-
-/** How many removed local ids a tab remembers so a merge does not bring them back. */
-const FORGOTTEN_LIMIT = 200;
-
-const forget = (context: JobsContext, removed: readonly JobEntry[]): string[] =>
-  removed.length === 0 ? context.forgotten : [...context.forgotten, ...removed.map((entry) => entry.localId)].slice(-FORGOTTEN_LIMIT);
-
-/** The user's stored list; bad entries are skipped by the schema, never the whole list. */
-const storedListOf = (userId: string): StoredJob[] => readStored(STORAGE_KEYS.jobs)?.[userId] ?? [];
-
-/** A stored live job still worth sending again after a reload (RESUBMIT_WINDOW_MS). */
-const canResubmit = (job: StoredJob, now: number): boolean =>
-  job.fields !== null && now - job.createdAt <= RESUBMIT_WINDOW_MS;
-
-const jobInput = (stored: StoredJob, context: JobsContext, extra: Partial<GenerationJobInput>): GenerationJobInput => ({
-  localId: stored.localId,
-  tool: stored.tool,
-  toolTitle: stored.toolTitle,
-  option: stored.option,
-  optionLabel: stored.optionLabel,
-  endpoint: stored.endpoint,
-  cost: stored.cost,
-  fields: stored.fields,
-  assetId: stored.assetId,
-  idempotencyKey: stored.idempotencyKey,
-  createdAt: stored.createdAt,
-  user: context.user,
-  credit: context.credit,
-  hidden: context.hidden,
-  ...extra,
-});
-
-type SpawnJob = (id: string, input: GenerationJobInput) => GenerationJobRef;
-
-/**
- * An entry for a job found in storage: finished ones are listed as they are; a live one the server
- * named is polled again; an unanswered one made within RESUBMIT_WINDOW_MS is sent again with its
- * key; any other is marked interrupted. `resume: false` (another tab's job) lists only what it can
- * poll: a request another tab is still sending is left to that tab.
- */
-const entryFromStorage = (
-  job: StoredJob,
-  context: JobsContext,
-  spawnJob: SpawnJob,
-  options: { resume: boolean },
-): JobEntry | null => {
-  if (job.outcome !== null) return { localId: job.localId, ref: null, stored: job };
-  if (job.mediaId !== null) {
-    const ref = spawnJob(job.localId, jobInput(job, context, { fields: null, mediaId: job.mediaId }));
-    return { localId: job.localId, ref, stored: job };
-  }
-  if (!options.resume) return null;
-  const now = Date.now();
-  if (canResubmit(job, now)) {
-    const ref = spawnJob(job.localId, jobInput(job, context, { resubmit: true }));
-    return { localId: job.localId, ref, stored: job };
-  }
-  return {
-    localId: job.localId,
-    ref: null,
-    stored: { ...job, outcome: 'failed', finishedAt: now, error: JOB_TEXTS.interrupted, fields: null },
-  };
-};
-
-const replaceStored = (jobs: JobEntry[], localId: string, change: Partial<StoredJob>): JobEntry[] =>
-  jobs.map((entry) => (entry.localId === localId ? { ...entry, stored: { ...entry.stored, ...change } } : entry));
+export type {
+  GenerationJobRef,
+  JobEntry,
+  JobRequest,
+  JobsContext,
+  JobsEmitted,
+  JobsEvent,
+  JobsInput,
+  JobsStorageEvent,
+  JobsUiEvent,
+} from '@/machines/jobs/jobs.types';
+export { storableFields };
 
 /**
  * THE jobs registry (ARCHITECTURE §3), one per app: it spawns one generationJob actor per job (id =
@@ -201,7 +50,8 @@ const replaceStored = (jobs: JobEntry[], localId: string, change: Partial<Stored
  * user id), and after a reload resumes them: a job the server had answered is polled again by its
  * media id, a request still unanswered is sent again with its Idempotency-Key and fields (the server
  * replays the first answer), any other is marked failed. No media id is ever watched by two actors.
- * Every screen reads this one actor.
+ * Every screen reads this one actor. It follows the session and the page through its own actors
+ * (`account`, `watchPage`), so no React effect feeds it (issue 18).
  */
 export const jobsMachine = setup({
   types: {
@@ -216,21 +66,23 @@ export const jobsMachine = setup({
     watchStorage: fromCallback<JobsStorageEvent>(({ sendBack }) =>
       watchStored(STORAGE_KEYS.jobs, () => sendBack({ type: 'jobs.storageChanged' })),
     ),
+    /** Page visibility and coming back online, forwarded to the live jobs (polling pauses while hidden). */
+    watchPage: fromCallback(({ sendBack }) =>
+      watchPage(
+        (hidden) => sendBack({ type: 'jobs.visibility', hidden } satisfies JobsLinkEvent),
+        () => sendBack({ type: 'jobs.online' } satisfies JobsLinkEvent),
+      ),
+    ),
+    /** Who is signed in and their balance, from the session; asks its credits actor for a refresh. */
+    account: accountLink<JobsLinkEvent>((account, previous) => [
+      ...(previous && account.user === previous.user
+        ? []
+        : [{ type: 'jobs.userChanged' as const, userId: account.user?.userId ?? null, user: account.user }]),
+      ...(previous && account.credit === previous.credit ? [] : [{ type: 'jobs.creditChanged' as const, credit: account.credit }]),
+    ]),
   },
   actions: {
-    /**
-     * Writes the current user's list, leaving other users' lists as they are, and merging in the
-     * jobs another tab stored that this one does not list (unless this tab removed them).
-     */
-    persist: ({ context }) => {
-      if (context.userId === null) return;
-      const all = readStored(STORAGE_KEYS.jobs) ?? {};
-      const ours = context.jobs.map((entry) => entry.stored);
-      const skip = new Set([...ours.map((job) => job.localId), ...context.forgotten]);
-      const theirs = (all[context.userId] ?? []).filter((job) => !skip.has(job.localId));
-      const merged = theirs.length === 0 ? ours : trimFinished(newestFirst([...ours, ...theirs]));
-      writeStored(STORAGE_KEYS.jobs, { ...all, [context.userId]: merged });
-    },
+    persist: ({ context }) => persistJobs(context),
     changeUser: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'jobs.userChanged');
       if (event.userId === context.userId) {
@@ -372,7 +224,9 @@ export const jobsMachine = setup({
         });
       } else {
         enqueue.assign({ jobs: replaceStored(context.jobs, event.localId, { mediaId: event.mediaId, fields: null }) });
+        // The job was paid for: the balance in the header follows.
         enqueue.emit({ type: 'jobs.creditsChanged' });
+        enqueue.sendTo('account', { type: 'credits.refresh' });
       }
     }),
     recordSettled: enqueueActions(({ context, event, enqueue }) => {
@@ -406,7 +260,10 @@ export const jobsMachine = setup({
         error: event.error,
         mediaId,
       });
-      if (event.refunded) enqueue.emit({ type: 'jobs.creditsChanged' });
+      if (event.refunded) {
+        enqueue.emit({ type: 'jobs.creditsChanged' });
+        enqueue.sendTo('account', { type: 'credits.refresh' });
+      }
     }),
   },
 }).createMachine({
@@ -418,8 +275,13 @@ export const jobsMachine = setup({
     credit: null,
     hidden: input?.hidden ?? false,
     forgotten: [],
+    session: input?.session ?? null,
   }),
-  invoke: { id: 'watchStorage', src: 'watchStorage' },
+  invoke: [
+    { id: 'watchStorage', src: 'watchStorage' },
+    { id: 'watchPage', src: 'watchPage' },
+    { id: 'account', src: 'account', input: ({ context }) => ({ session: context.session }) },
+  ],
   on: {
     // Not persisted: writing back what another tab just wrote would only echo it.
     'jobs.storageChanged': { actions: 'mergeStorage' },

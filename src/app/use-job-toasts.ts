@@ -1,13 +1,9 @@
 import { notifications } from '@mantine/notifications';
-import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
-import { SessionActorContext } from '@/components/session/session-context';
 import { APP_NAME } from '@/app/page-title';
 import { JOB_TEXTS } from '@/config/job-texts';
 import { MESSAGES, type Notice } from '@/config/messages';
-import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';
-import { selectCreditsRef, selectCurrentUser } from '@/machines/session/session.selectors';
 import type { jobsMachine } from '@/machines/jobs/jobs.machine';
 import type { EmittedFrom } from 'xstate';
 
@@ -78,51 +74,20 @@ function notifyDesktop(title: string, body: string): void {
 }
 
 /**
- * Connects the jobs registry to the rest of the app: who is signed in and their balance go in;
- * page visibility and coming back online are forwarded (polling pauses while hidden); what the
- * registry announces comes out as toasts, desktop notifications and a credits refresh.
+ * What the jobs registry announces, shown: a toast for each finished job, and a desktop
+ * notification when the person allowed them and is looking elsewhere. Only rendering: the registry
+ * follows the session, the balance and the page through its own actors (jobs.machine.ts).
  */
-export function useJobsBridge(): void {
+export function useJobToasts(): void {
   const jobs = JobsActorContext.useActorRef();
-  const user = SessionActorContext.useSelector(selectCurrentUser);
-  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  const balance = useSelector(creditsRef, selectOptionalCreditBalance);
-  const creditsRefLatest = useRef(creditsRef);
   useEffect(() => {
-    creditsRefLatest.current = creditsRef;
-  }, [creditsRef]);
-
-  useEffect(() => {
-    jobs.send({ type: 'jobs.userChanged', userId: user?.userId ?? null, user });
-  }, [jobs, user]);
-
-  useEffect(() => {
-    jobs.send({ type: 'jobs.creditChanged', credit: balance });
-  }, [jobs, balance]);
-
-  useEffect(() => {
-    const onVisibility = () => jobs.send({ type: 'jobs.visibility', hidden: pageHidden() });
-    const onOnline = () => jobs.send({ type: 'jobs.online' });
-    onVisibility();
-    document.addEventListener('visibilitychange', onVisibility);
-    window.addEventListener('online', onOnline);
-    return () => {
-      document.removeEventListener('visibilitychange', onVisibility);
-      window.removeEventListener('online', onOnline);
-    };
-  }, [jobs]);
-
-  useEffect(() => {
-    const subscriptions = [
-      jobs.on('jobs.finished', (event) => {
-        const entry = jobs.getSnapshot().context.jobs.find((job) => job.localId === event.localId);
-        const refundedCredits = event.refunded ? (entry?.stored.cost ?? 0) : null;
-        const toast = finishedJobToast(event, refundedCredits);
-        notifications.show({ color: toast.color, title: toast.title, message: toast.message });
-        notifyDesktop(`${toast.title} · ${APP_NAME}`, toast.message);
-      }),
-      jobs.on('jobs.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
-    ];
-    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+    const subscription = jobs.on('jobs.finished', (event) => {
+      const entry = jobs.getSnapshot().context.jobs.find((job) => job.localId === event.localId);
+      const refundedCredits = event.refunded ? (entry?.stored.cost ?? 0) : null;
+      const toast = finishedJobToast(event, refundedCredits);
+      notifications.show({ color: toast.color, title: toast.title, message: toast.message });
+      notifyDesktop(`${toast.title} · ${APP_NAME}`, toast.message);
+    });
+    return () => subscription.unsubscribe();
   }, [jobs]);
 }
