@@ -1,19 +1,13 @@
 import { Alert, Anchor, Button, Container, Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { shallowEqual, useSelector } from '@xstate/react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { shallowEqual } from '@xstate/react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SessionActorContext } from '@/components/session/session-context';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import { ROUTES } from '@/config/routes';
 import { selectAlbumView } from '@/machines/batch/batch.selectors';
-import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
-import {
-  selectCreditsRef,
-  selectCurrentUser,
-  selectCurrentUserId,
-  selectIsSignedIn,
-} from '@/machines/session/session.selectors';
+import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { AlbumBoard } from '@/screens/albums/album-board';
 import { AlbumDelete } from '@/screens/albums/album-delete';
 import { AlbumJoin, AlbumVideos } from '@/screens/albums/album-videos';
@@ -27,40 +21,15 @@ const TOAST_COLORS = { error: 'red' } as const;
 const pageHidden = (): boolean => document.visibilityState === 'hidden';
 
 /**
- * Connects the album's actor to the rest of the app: the person and their balance go in (the
- * credit check), page visibility goes in (polling pauses while hidden); the balance is refreshed
- * when the album spent or got back credits, toasts are shown, and a deleted album leaves for the list.
+ * What the album announces, shown: its toasts, and leaving a deleted album for the list. The
+ * person, their balance, the page's visibility and the balance refresh go through the album's own
+ * actors (batch.machine.ts), not through React.
  */
-function useAlbumBridge(): void {
+function useAlbumAnnouncements(): void {
   const album = BatchActorContext.useActorRef();
-  const user = SessionActorContext.useSelector(selectCurrentUser);
-  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
-  const creditLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
   const navigate = useNavigate();
-  const creditsRefLatest = useRef(creditsRef);
-  useEffect(() => {
-    creditsRefLatest.current = creditsRef;
-  }, [creditsRef]);
-
-  useEffect(() => {
-    // A deleted album's actor has ended while the page leaves.
-    if (album.getSnapshot().status === 'active') album.send({ type: 'batch.account', user, credit, creditLoading });
-  }, [album, user, credit, creditLoading]);
-
-  useEffect(() => {
-    const onVisibility = () => {
-      if (album.getSnapshot().status === 'active') album.send({ type: 'batch.visibility', hidden: pageHidden() });
-    };
-    onVisibility();
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, [album]);
-
   useEffect(() => {
     const subscriptions = [
-      // The same refresh the jobs bridge asks for when a job spends or refunds credits.
-      album.on('batch.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
       album.on('batch.notify', (event) =>
         notifications.show({ color: TOAST_COLORS[event.tone], title: event.title, message: event.message }),
       ),
@@ -94,7 +63,7 @@ function PictureStrip({ urls }: { urls: string[] }) {
 }
 
 function AlbumPage() {
-  useAlbumBridge();
+  useAlbumAnnouncements();
   const album = BatchActorContext.useActorRef();
   const view = BatchActorContext.useSelector(selectAlbumView, shallowEqual);
   const header = (title: string, aside?: ReactNode) => (
@@ -154,16 +123,14 @@ function AlbumPage() {
 export function AlbumScreen({ id }: { id: string }) {
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
   const userId = SessionActorContext.useSelector(selectCurrentUserId);
-  const user = SessionActorContext.useSelector(selectCurrentUser);
-  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  const credit = useSelector(creditsRef, selectOptionalCreditBalance);
+  const session = SessionActorContext.useActorRef();
   return (
     <Container size="md" py="xl">
       {signedIn ? (
-        // One actor per album and person; the bridge keeps the person and balance current.
+        // One actor per album and person; it follows the person and their balance through the session.
         <BatchActorContext.Provider
           key={`${userId ?? ''}/${id}`}
-          options={{ id: 'batch', input: { batchId: id, user, credit, hidden: pageHidden() }, inspect }}
+          options={{ id: 'batch', input: { batchId: id, hidden: pageHidden(), session }, inspect }}
         >
           <AlbumPage />
         </BatchActorContext.Provider>

@@ -1,0 +1,179 @@
+import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { BATCH_ADDITIONAL_VIDEOS_MAX } from '@/config/batch';
+import { JOB_TEXTS } from '@/config/job-texts';
+import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
+import { MESSAGES } from '@/config/messages';
+import { fullJitterDelay } from '@/lib/backoff';
+import { canAfford } from '@/lib/credit-check';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { isRetryableSubmit, statusOf } from '@/services/api-error';
+import { deleteBatch, editBatch, generateBatchVideos, getBatch, pollBatchJobs, writeScriptBoard } from '@/services/batch';
+import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
+import type { Batch, ScriptBoard } from '@/services/schemas/batch';
+import { accountLink, watchPage } from '@/machines/account-link/account-link';
+import { liveJobIds, moveClip } from '@/machines/batch/batch-board';
+import {
+  applyUpdates,
+  boardProblemOf,
+  generateCostOf,
+  hasLiveClips,
+  joinUrlsOf,
+  savedBoardOf,
+  videoClipIdsOf,
+} from '@/machines/batch/batch-derived';
+import type { BatchContext, BatchEmitted, BatchEvent, BatchInput } from '@/machines/batch/batch.types';
+
+/** Sending "Generate videos" again after no answer (same key) at most this many times. */
+export const BATCH_SUBMIT_RETRIES = 4;
+
+/**
+ * The album machine's named implementations (its actors wrap one service call each; its guards,
+ * actions and delays), apart from its states in batch.machine.ts.
+ */
+export const batchSetup = setup({
+  types: {
+    context: {} as BatchContext,
+    events: {} as BatchEvent,
+    input: {} as BatchInput,
+    emitted: {} as BatchEmitted,
+  },
+  actors: {
+    loadBatch: fromPromise<Batch, { id: string }>(({ input, signal }) => getBatch(input.id, undefined, { signal })),
+    writeBoard: fromPromise<Batch, { id: string }>(({ input, signal }) => writeScriptBoard(input.id, {}, { signal })),
+    saveBoard: fromPromise<Batch, { id: string; board: ScriptBoard }>(({ input, signal }) =>
+      editBatch(input.id, { script_board: input.board }, { signal }),
+    ),
+    generateVideos: fromPromise<Batch, { id: string; board: ScriptBoard; idempotencyKey: string }>(({ input, signal }) =>
+      generateBatchVideos(input.id, input.board, { idempotencyKey: input.idempotencyKey, signal }),
+    ),
+    pollJobs: fromPromise<BatchJobUpdate[], { ids: string[] }>(({ input, signal }) => pollBatchJobs(input.ids, { signal })),
+    saveEdit: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input, signal }) =>
+      editBatch(input.id, input.fields, { signal }),
+    ),
+    join: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input, signal }) =>
+      editBatch(input.id, input.fields, { signal }),
+    ),
+    deleteAlbum: fromPromise<{ id: string; deleted: true }, { id: string }>(({ input, signal }) =>
+      deleteBatch(input.id, { signal }),
+    ),
+    /** The person and their balance (the credit check), from the session; refreshes the balance. */
+    account: accountLink(({ user, credit, creditLoading }) => [{ type: 'batch.account' as const, user, credit, creditLoading }]),
+    /** Page visibility: polling pauses while the page is hidden. */
+    watchPage: fromCallback(({ sendBack }) => watchPage((hidden) => sendBack({ type: 'batch.visibility', hidden }))),
+  },
+  guards: {
+    hasLiveJobs: ({ context }) => liveJobIds(context.batch).length > 0,
+    answerHasLiveJobs: (_, params: { batch: Batch }) => liveJobIds(params.batch).length > 0,
+    noLiveJobs: ({ context }) => liveJobIds(context.batch).length === 0,
+    isHidden: ({ context }) => context.hidden,
+    becameVisible: ({ event }) => event.type === 'batch.visibility' && !event.hidden,
+    becameHidden: ({ event }) => event.type === 'batch.visibility' && event.hidden,
+    /** The board can be sent: valid, and no clip of an earlier generation still running. */
+    canGenerate: ({ context }) => boardProblemOf(context) === null && !hasLiveClips(context),
+    /** SPEC §6. */
+    canAfford: ({ context }) => canAfford({ user: context.user, cost: generateCostOf(context), credit: context.credit }),
+    boardUnsaved: ({ context }) => context.board.length > 0 && context.boardVersion !== context.savedBoardVersion,
+    editUnsaved: ({ context }) => context.editVersion !== context.savedEditVersion,
+    canJoin: ({ context }) => joinUrlsOf(context).length + context.additionalVideos.length > 0 && liveJobIds(context.batch).length === 0,
+    canAddVideo: ({ context }) => context.additionalVideos.length < BATCH_ADDITIONAL_VIDEOS_MAX,
+    isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
+    /** No answer, or a conflict / gateway failure: the same request (same key) is worth sending again. */
+    isRetryableSubmit: ({ context }, params: { error: unknown }) =>
+      context.retryAttempt < BATCH_SUBMIT_RETRIES && isRetryableSubmit(params.error),
+  },
+  actions: {
+    /** A loaded album: its board and edit section become the drafts. */
+    loadDrafts: assign(({ context }, params: { batch: Batch }) => ({
+      batch: params.batch,
+      board: savedBoardOf(params.batch),
+      savedBoardVersion: context.boardVersion,
+      videoClipIds: videoClipIdsOf(params.batch),
+      audioUrl: params.batch.audio_urls[0] ?? null,
+      additionalVideos: params.batch.additional_videos,
+      savedEditVersion: context.editVersion,
+      error: null,
+    })),
+    storeBatch: assign((_, params: { batch: Batch }) => ({ batch: params.batch, error: null })),
+    /** A new board from the server replaces the draft. */
+    takeWrittenBoard: assign(({ context }, params: { batch: Batch }) => ({
+      board: savedBoardOf(params.batch),
+      boardVersion: context.boardVersion + 1,
+      savedBoardVersion: context.boardVersion + 1,
+    })),
+    markSendingBoard: assign(({ context }) => ({ sendingBoardVersion: context.boardVersion, error: null })),
+    markBoardSaved: assign(({ context }) => ({ savedBoardVersion: context.sendingBoardVersion })),
+    markSendingEdit: assign(({ context }) => ({ sendingEditVersion: context.editVersion, error: null })),
+    markEditSaved: assign(({ context }) => ({ savedEditVersion: context.sendingEditVersion })),
+    /** The videos just asked for were made from the board as sent, clip by clip. */
+    linkVideosToBoard: assign(({ context }) => ({
+      videoClipIds: context.board.map((clip) => clip.id),
+      savedBoardVersion: context.sendingBoardVersion,
+    })),
+    changeClip: assign(({ context, event }) => {
+      if (event.type !== 'board.change') return {};
+      return {
+        board: context.board.map((clip) => (clip.id === event.clipId ? { ...clip, ...event.changes } : clip)),
+        boardVersion: context.boardVersion + 1,
+      };
+    }),
+    moveClip: assign(({ context, event }) => {
+      if (event.type !== 'board.move') return {};
+      const board = moveClip(context.board, event.clipId, event.offset);
+      return board === context.board ? {} : { board, boardVersion: context.boardVersion + 1 };
+    }),
+    setAudio: assign(({ context, event }) =>
+      event.type === 'edit.setAudio' ? { audioUrl: event.url, editVersion: context.editVersion + 1 } : {},
+    ),
+    addVideo: assign(({ context, event }) =>
+      event.type === 'edit.addVideo'
+        ? { additionalVideos: [...context.additionalVideos, event.video], editVersion: context.editVersion + 1 }
+        : {},
+    ),
+    removeVideo: assign(({ context, event }) =>
+      event.type === 'edit.removeVideo'
+        ? {
+            additionalVideos: context.additionalVideos.filter((_, index) => index !== event.index),
+            editVersion: context.editVersion + 1,
+          }
+        : {},
+    ),
+    setAccount: assign(({ event }) =>
+      event.type === 'batch.account' ? { user: event.user, credit: event.credit, creditLoading: event.creditLoading } : {},
+    ),
+    setHidden: assign(({ event }) => (event.type === 'batch.visibility' ? { hidden: event.hidden } : {})),
+    newIdempotencyKey: assign(() => ({ idempotencyKey: newIdempotencyKey(), retryAttempt: 0, error: null })),
+    setDeniedError: assign(({ context }) => ({
+      error: context.user?.attributes
+        ? JOB_TEXTS.notEnoughCredits(generateCostOf(context), context.credit ?? 0)
+        : MESSAGES.notAuthenticated,
+    })),
+    setError: assign((_, params: { message: string }) => ({ error: params.message })),
+    clearError: assign({ error: null }),
+    applyUpdates: assign(({ context }, params: { updates: BatchJobUpdate[] }) =>
+      context.batch ? { batch: applyUpdates(context.batch, params.updates) } : {},
+    ),
+    countPoll: assign(({ context }) => ({ pollAttempt: context.pollAttempt + 1 })),
+    resetPolls: assign({ pollAttempt: 0 }),
+    countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
+    /** The album spent or got back credits: the session's balance is fetched again. */
+    reportCreditsChanged: enqueueActions(({ enqueue }) => {
+      enqueue.emit({ type: 'batch.creditsChanged' });
+      enqueue.sendTo('account', { type: 'credits.refresh' });
+    }),
+    /** SPEC §8: whatever the reason, a failed delete says the album was not found. */
+    notifyBatchNotFound: emit({
+      type: 'batch.notify',
+      tone: 'error',
+      title: MESSAGES.batchNotFound.title,
+      message: MESSAGES.batchNotFound.message,
+    } as const),
+    reportDeleted: emit(({ context }) => ({ type: 'batch.deleted' as const, id: context.batchId })),
+  },
+  delays: {
+    /** Full jitter (JOB_POLL): 0…min(30 s, 2 s × 2^pollAttempt). */
+    pollDelay: ({ context }) => fullJitterDelay(context.pollAttempt, JOB_POLL),
+    retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
+    /** A poll still unanswered after this is given up (aborted) and asked again. */
+    requestTimeout: JOB_REQUEST_TIMEOUT_MS,
+  },
+});
