@@ -3,25 +3,10 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { runMigrations } from './migrations.ts';
 import { seedDatabase } from './seed.ts';
+import type { Database, Queryable } from './sql.ts';
 
-export interface QueryResult<T> {
-  rows: T[];
-  /** Rows returned, or rows changed by INSERT/UPDATE/DELETE. */
-  rowCount: number;
-}
-
-/** Anything SQL can be sent to: the database itself or an open transaction. */
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
-}
-
-export interface Database extends Queryable {
-  /** `pglite` for the embedded default, `postgres` when DATABASE_URL points at a server. */
-  readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+// Every query module imports these from here; sql.ts holds them so migrations.ts and seed.ts need not.
+export type { Database, Queryable } from './sql.ts';
 
 export interface OpenDatabaseOptions {
   /** Folder PGlite persists to; undefined keeps the database in memory. */

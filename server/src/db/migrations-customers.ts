@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.ts';
+import type { Migration } from './sql.ts';
 
 /** Migration 9. Never edit it once it has shipped; add a new migration instead. */
 export const CUSTOMERS_MIGRATION: Migration = {

@@ -1,14 +1,6 @@
-import type { Database } from './database.ts';
+import type { Database, Migration } from './sql.ts';
 import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
-
-export interface Migration {
-  /** Applied in increasing order; never renumber or edit a migration once it has shipped. */
-  id: number;
-  name: string;
-  /** One statement per entry, so PGlite's and `pg`'s parameterised query both accept them. */
-  statements: readonly string[];
-}
 
 /**
  * Kinds of credit ledger rows. `reset` is the guest account's weekly return to the starting grant

@@ -1,4 +1,4 @@
-import type { Database } from './database.ts';
+import type { Database } from './sql.ts';
 
 export interface SeedCoupon {
   code: string;
