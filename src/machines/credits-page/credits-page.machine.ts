@@ -1,11 +1,32 @@
-import { assign, emit, fromPromise, raise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, raise, setup } from 'xstate';
 import { AUTO_REFILL_OFF, findAutoRefillOption, findCreditPack } from '@/config/billing';
 import { CREDITS_TEXTS } from '@/config/credits-texts';
 import { MESSAGES, type Notice } from '@/config/messages';
 import { getCredits } from '@/services/credits';
 import { getCheckoutStatus, getCreditHistory, getReceiptUrl, openCustomerPortal, purchaseCredits, setAutoRefill } from '@/services/payments';
-import type { SavedCard, UserCredits } from '@/services/schemas/credits';
-import type { AutoRefill, Checkout, CheckoutStatus, CreditHistory, CreditHistoryEntry, ProviderUrl } from '@/services/schemas/payments';
+import type { UserCredits } from '@/services/schemas/credits';
+import type { AutoRefill, Checkout, CheckoutStatus, CreditHistory, ProviderUrl } from '@/services/schemas/payments';
+import { accountLink } from '@/machines/account-link/account-link';
+import type {
+  CheckoutOutcome,
+  CheckoutResult,
+  CheckoutReturn,
+  CreditsPageContext,
+  CreditsPageEmitted,
+  CreditsPageEvent,
+  CreditsPageInput,
+} from '@/machines/credits-page/credits-page.types';
+
+export type {
+  BillingAccount,
+  CheckoutOutcome,
+  CheckoutResult,
+  CheckoutReturn,
+  CreditsPageContext,
+  CreditsPageEmitted,
+  CreditsPageEvent,
+  CreditsPageInput,
+} from '@/machines/credits-page/credits-page.types';
 
 /** How often, and how far apart, a checkout still `open` after the person came back is checked again. */
 export const CHECKOUT_RECHECKS = 4;
@@ -17,12 +38,6 @@ export const CHECKOUT_RECHECK_DELAY_MS = 1_500;
  */
 export const LEAVE_GRACE_MS = 8_000;
 
-/** The `?checkout=success|cancelled&session_id=` the card provider sends the person back with. */
-export interface CheckoutReturn {
-  outcome: 'success' | 'cancelled';
-  sessionId: string;
-}
-
 /** Reads the checkout return from a query string; null when it is not one. */
 export function checkoutReturnFrom(search: string): CheckoutReturn | null {
   const params = new URLSearchParams(search);
@@ -31,62 +46,6 @@ export function checkoutReturnFrom(search: string): CheckoutReturn | null {
   if ((outcome !== 'success' && outcome !== 'cancelled') || sessionId === '') return null;
   return { outcome, sessionId };
 }
-
-/** What became of the checkout the person came back from, as the page tells it. */
-export type CheckoutOutcome = 'paid' | 'cancelled' | 'declined' | 'expired' | 'pending' | 'unknown';
-
-export interface CheckoutResult {
-  outcome: CheckoutOutcome;
-  credits: number;
-}
-
-/** The saved card and auto-refill option of GET credits/get (the balance itself is the session's). */
-export interface BillingAccount {
-  autoRefill: string;
-  card: SavedCard | null;
-}
-
-export interface CreditsPageInput {
-  checkoutReturn: CheckoutReturn | null;
-}
-
-export interface CreditsPageContext {
-  checkoutReturn: CheckoutReturn | null;
-  checkoutResult: CheckoutResult | null;
-  /** Checks of an `open` checkout made so far. */
-  checkoutChecks: number;
-  account: BillingAccount | null;
-  /** The option being saved; shown as chosen while the call runs. */
-  pendingAutoRefill: string | null;
-  history: CreditHistoryEntry[];
-  nextStartKeys: string | null;
-  /** The last "Load more" failed: the page offers to try it again. */
-  historyMoreFailed: boolean;
-  buyingPackId: string | null;
-  receiptPaymentId: string | null;
-  /** What the person typed in the cost comparison; null until they type (the balance is used). */
-  comparisonInput: string | null;
-}
-
-export type CreditsPageEvent =
-  | { type: 'pack.buy'; packId: string }
-  | { type: 'portal.open' }
-  | { type: 'receipt.open'; paymentId: string }
-  | { type: 'autoRefill.set'; option: string }
-  | { type: 'account.retry' }
-  | { type: 'account.reload' }
-  | { type: 'history.more' }
-  | { type: 'history.retry' }
-  | { type: 'history.reload' }
-  | { type: 'checkout.dismiss' }
-  | { type: 'comparison.set'; credits: string };
-
-/** What the page is told (`actor.on`): leave for the provider, show a toast, refresh the balance, drop the query. */
-export type CreditsPageEmitted =
-  | { type: 'creditsPage.leave'; url: string }
-  | { type: 'creditsPage.notify'; tone: 'success' | 'error'; title: string; message: string }
-  | { type: 'creditsPage.creditsChanged' }
-  | { type: 'creditsPage.returnHandled' };
 
 const OUTCOMES: Record<CheckoutStatus['status'], CheckoutOutcome> = {
   paid: 'paid',
@@ -104,7 +63,8 @@ const errorNotice = (message: string): Notice => ({ title: CREDITS_TEXTS.errorTi
  * from (checking ⇄ waiting while still open → shown), the credit history (loading → ready ⇄
  * loadingMore | failed, SPEC §8 toast on failure), leaving the app for the card provider (buy a
  * pack, billing portal, a receipt: idle → calling → leaving) and the cost comparison's number.
- * The balance belongs to the session's credits actor: the page is told to refresh it.
+ * The balance belongs to the session's credits actor: the page asks it for a refresh through its
+ * `account` actor.
  */
 export const creditsPageMachine = setup({
   types: {
@@ -123,6 +83,8 @@ export const creditsPageMachine = setup({
     buyPack: fromPromise<Checkout, { packId: string }>(({ input }) => purchaseCredits(input.packId)),
     openPortal: fromPromise<ProviderUrl>(() => openCustomerPortal()),
     fetchReceiptUrl: fromPromise<ProviderUrl, { paymentId: string }>(({ input }) => getReceiptUrl(input.paymentId)),
+    /** The session's credits actor, for the balance refresh (the page reads no account events). */
+    account: accountLink(() => []),
   },
   guards: {
     hasCheckoutReturn: ({ context }) => context.checkoutReturn !== null,
@@ -180,7 +142,11 @@ export const creditsPageMachine = setup({
       title: params.notice.title,
       message: params.notice.message,
     })),
-    reportCreditsChanged: emit({ type: 'creditsPage.creditsChanged' } as const),
+    /** A payment or an auto-refill change: the session's balance is fetched again. */
+    reportCreditsChanged: enqueueActions(({ enqueue }) => {
+      enqueue.emit({ type: 'creditsPage.creditsChanged' });
+      enqueue.sendTo('account', { type: 'credits.refresh' });
+    }),
     reportReturnHandled: emit({ type: 'creditsPage.returnHandled' } as const),
     reloadHistory: raise({ type: 'history.reload' } as const),
     reloadAccount: raise({ type: 'account.reload' } as const),
@@ -204,7 +170,9 @@ export const creditsPageMachine = setup({
     buyingPackId: null,
     receiptPaymentId: null,
     comparisonInput: null,
+    session: input.session ?? null,
   }),
+  invoke: { id: 'account', src: 'account', input: ({ context }) => ({ session: context.session }) },
   on: {
     'comparison.set': { actions: { type: 'setComparison', params: ({ event }) => ({ credits: event.credits }) } },
   },

@@ -6,9 +6,20 @@ import type {
   CheckoutResult,
   creditsPageMachine,
 } from '@/machines/credits-page/credits-page.machine';
+import { selectCurrentUser, selectSessionStatus } from '@/machines/session/session.selectors';
+import type { SessionSnapshot } from '@/machines/session/session.selectors';
 import type { CreditHistoryEntry } from '@/services/schemas/payments';
 
 export type CreditsPageSnapshot = SnapshotFrom<typeof creditsPageMachine>;
+
+/**
+ * Whether someone is signed in is not known yet (the session is starting, or loading a user it
+ * does not have yet): the page shows a placeholder, neither itself nor the sign-in prompt.
+ */
+export const selectSignInUndecided = (session: SessionSnapshot): boolean => {
+  const status = selectSessionStatus(session);
+  return status === 'booting' || (status === 'loadingUser' && !selectCurrentUser(session));
+};
 
 // The billing account (saved card, auto-refill).
 export type AccountStatus = 'loading' | 'ready' | 'saving' | 'failed';

@@ -1,21 +1,15 @@
 import { Anchor, Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SessionActorContext } from '@/components/session/session-context';
 import { CREDITS_TEXTS } from '@/config/credits-texts';
 import { ROUTES } from '@/config/routes';
 import { checkoutReturnFrom } from '@/machines/credits-page/credits-page.machine';
-import { selectIsLeaving, selectOpeningPortal } from '@/machines/credits-page/credits-page.selectors';
+import { selectIsLeaving, selectOpeningPortal, selectSignInUndecided } from '@/machines/credits-page/credits-page.selectors';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
-import {
-  selectCreditsRef,
-  selectCurrentUser,
-  selectCurrentUserId,
-  selectIsSignedIn,
-  selectSessionStatus,
-} from '@/machines/session/session.selectors';
+import { selectCreditsRef, selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { AutoRefillSection } from '@/screens/credits/auto-refill-section';
 import { CheckoutNotice } from '@/screens/credits/checkout-notice';
 import { CostComparison } from '@/screens/credits/cost-comparison';
@@ -28,18 +22,13 @@ import { inspect } from '@/lib/inspection/hub';
 const TOAST_COLORS = { success: 'green', error: 'red' } as const;
 
 /**
- * Connects the page's actor to the rest of the app: it leaves for the card provider's pages,
- * shows the toasts, refreshes the session's balance after a payment or an auto-refill change,
- * and drops the checkout query once it was read (a reload then does not announce it again).
+ * What the page's actor announces, carried out: it leaves for the card provider's pages, shows the
+ * toasts, and drops the checkout query once it was read (a reload then does not announce it
+ * again). The balance refresh after a payment goes through the actor's own `account` actor.
  */
-function useCreditsPageBridge(): void {
+function useCreditsPageAnnouncements(): void {
   const page = CreditsPageActorContext.useActorRef();
-  const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
   const navigate = useNavigate();
-  const creditsRefLatest = useRef(creditsRef);
-  useEffect(() => {
-    creditsRefLatest.current = creditsRef;
-  }, [creditsRef]);
 
   useEffect(() => {
     const subscriptions = [
@@ -47,7 +36,6 @@ function useCreditsPageBridge(): void {
       page.on('creditsPage.notify', (event) =>
         notifications.show({ color: TOAST_COLORS[event.tone], title: event.title, message: event.message }),
       ),
-      page.on('creditsPage.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
       page.on('creditsPage.returnHandled', () => void navigate(ROUTES.credits, { replace: true })),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
@@ -102,7 +90,7 @@ function PortalSection() {
 }
 
 function CreditsPage() {
-  useCreditsPageBridge();
+  useCreditsPageAnnouncements();
   const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
   const balance = useSelector(creditsRef, selectOptionalCreditBalance);
   return (
@@ -124,12 +112,11 @@ function CreditsPage() {
  * no calls.
  */
 export function CreditsScreen() {
-  const status = SessionActorContext.useSelector(selectSessionStatus);
+  const deciding = SessionActorContext.useSelector(selectSignInUndecided);
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
-  const user = SessionActorContext.useSelector(selectCurrentUser);
   const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const session = SessionActorContext.useActorRef();
   const { search } = useLocation();
-  const deciding = status === 'booting' || (status === 'loadingUser' && !user);
   return (
     <Container size="lg" py="xl">
       <Stack gap="lg">
@@ -141,7 +128,10 @@ export function CreditsScreen() {
           <Skeleton height={120} radius="md" aria-hidden="true" />
         ) : signedIn ? (
           // One actor per person; it reads the checkout query once, when it starts.
-          <CreditsPageActorContext.Provider key={userId ?? ''} options={{ id: 'creditsPage', input: { checkoutReturn: checkoutReturnFrom(search) }, inspect }}>
+          <CreditsPageActorContext.Provider
+            key={userId ?? ''}
+            options={{ id: 'creditsPage', input: { checkoutReturn: checkoutReturnFrom(search), session }, inspect }}
+          >
             <CreditsPage />
           </CreditsPageActorContext.Provider>
         ) : (
