@@ -71,8 +71,12 @@ export default defineConfig({
           // Opening a PGlite database (PostgreSQL in WASM) takes seconds, more on a busy machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each server test file starts its own server, database and emulator.
-          fileParallelism: false,
+          // One migrated database per run that each test copies (tests/server/helpers/global-setup.ts).
+          globalSetup: ['tests/server/helpers/global-setup.ts'],
+          // Each server test file starts its own server (port 0), database (in memory), emulator
+          // (a free port, its own folder) and media folder, so two files run side by side.
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/src/db/database.ts';
+import { type Database } from '../../server/src/db/database.ts';
+import { openTestDatabase } from './helpers/database-template.ts';
 import { endJobWithRefund, insertMedia, newPublicId, QUEUED_STATUS } from '../../server/src/db/media.ts';
 import { createJobEngine, MAX_JOB_ATTEMPTS, type EngineOptions, type JobEngine } from '../../server/src/jobs/engine.ts';
 import type { ImageRenderRequest, RenderedImage, RenderProvider } from '../../server/src/render/provider.ts';
@@ -18,7 +19,7 @@ let db: Database;
 let mediaDir: string;
 const USER = 'engine-test-user';
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openTestDatabase();
   mediaDir = await mkdtemp(path.join(tmpdir(), 'kinora-engine-'));
   await db.query(`INSERT INTO users (sub, username, email) VALUES ($1, $1, 'engine@example.test')`, [USER]);
   await db.query(`INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, 100, 'grant', 'test')`, [USER]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORY_TOOLS } from '../../src/config/story.ts';
-import { openDatabase, type Database } from '../../server/src/db/database.ts';
+import { type Database } from '../../server/src/db/database.ts';
+import { openTestDatabase } from './helpers/database-template.ts';
 import type { MediaRow } from '../../server/src/db/media.ts';
 import { createMediaStore } from '../../server/src/jobs/media-store.ts';
 import { jobStages, MissingInputError, runPipeline, successStatusOf } from '../../server/src/jobs/pipelines.ts';
@@ -18,7 +19,7 @@ import { createFixtureFolder } from './render/render-fixtures.ts';
 let db: Database;
 let folder: { folder: string; remove: () => Promise<void> };
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openTestDatabase();
   folder = await createFixtureFolder();
 });
 afterAll(async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/src/db/database.ts';
+import { type Database } from '../../server/src/db/database.ts';
+import { openTestDatabase } from './helpers/database-template.ts';
 import { filesOfMedia, findMediaFileByRelPath } from '../../server/src/db/files.ts';
 import { endJobWithRefund, insertMedia, newPublicId, QUEUED_STATUS, type StoredItem } from '../../server/src/db/media.ts';
 import { createJobEngine, MAX_JOB_ATTEMPTS, type EngineOptions, type JobEngine } from '../../server/src/jobs/engine.ts';
@@ -31,7 +32,7 @@ let db: Database;
 let mediaDir: string;
 const USER = 'video-stage-user';
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openTestDatabase();
   mediaDir = await mkdtemp(path.join(tmpdir(), 'kinora-video-stages-'));
   await db.query(`INSERT INTO users (sub, username, email) VALUES ($1, $1, 'stages@example.test')`, [USER]);
   await db.query(`INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, 1000, 'grant', 'test')`, [USER]);

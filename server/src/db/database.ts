@@ -13,6 +13,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** A postgres:// (or postgresql://) URL: use that server through `pg` instead of PGlite. */
   url?: string;
+  /**
+   * A PGlite data folder dumped with `dumpDataDir` to start from instead of an empty one (tests:
+   * one migrated copy per run spares each server test PostgreSQL's initdb).
+   */
+  template?: Blob;
 }
 
 /** PostgreSQL's SQLSTATE for unique_violation. */
@@ -27,7 +32,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * PGlite and `pg` speak the same SQL, so every caller writes plain PostgreSQL.
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
-  const db = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
+  const db = options.url ? openPostgres(options.url) : await openPglite(options.dataDir, options.template);
   try {
     await runMigrations(db);
     await seedDatabase(db);
@@ -38,9 +43,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   return db;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create({ dataDir, loadDataDir: template });
   const wrap = (target: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const result = await target.query<T>(sql, params);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../../server/src/app.ts';
-import { openDatabase, type Database } from '../../../server/src/db/database.ts';
+import type { Database } from '../../../server/src/db/database.ts';
+import { openTestDatabase } from './database-template.ts';
 import { startEmulator, type TestEmulator } from './emulator.ts';
 
 export const TEST_API_KEY = 'test-server-api-key';
@@ -43,13 +44,13 @@ export interface StartTestServerOptions {
 const TEST_JOB_DEFAULTS: AppOptions['jobs'] = { durationMs: 100, pollIntervalMs: 1000, concurrency: 2 };
 
 /**
- * A real server on a free port: `buildApp` with a fresh in-memory PGlite and a real cognito-local,
- * reached over HTTP exactly as the web app reaches it.
+ * A real server on a free port: `buildApp` with a fresh in-memory PGlite (a copy of the run's
+ * migrated template) and a real cognito-local, reached over HTTP exactly as the web app reaches it.
  */
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
   // The database first: PGlite's start blocks the event loop for seconds, long enough for the
   // emulator to drop an idle keep-alive socket that fetch would then reuse ("other side closed").
-  const db = await openDatabase({});
+  const db = await openTestDatabase();
   const emulator = await startEmulator().catch(async (error: unknown) => {
     await db.close();
     throw error;

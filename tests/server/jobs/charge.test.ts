@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
 import { creditBalance } from '../../../server/src/db/credit-ledger.ts';
-import { openDatabase, type Database, type Queryable } from '../../../server/src/db/database.ts';
+import { type Database, type Queryable } from '../../../server/src/db/database.ts';
+import { openTestDatabase } from '../helpers/database-template.ts';
 import { claimIdempotencyKey } from '../../../server/src/db/idempotency.ts';
 import { endJobWithRefund, findMedia, newPublicId, QUEUED_STATUS } from '../../../server/src/db/media.ts';
 import { chargeJobs, costFor, isDeveloper, theJob, type Payer, type PaidJob } from '../../../server/src/jobs/charge.ts';
@@ -15,7 +16,7 @@ import { HttpError } from '../../../server/src/routes/http.ts';
 
 let db: Database;
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openTestDatabase();
 });
 afterAll(async () => {
   await db?.close();
