@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createHandleRegistry } from './auth/handle-registry.ts';
 import type { IdentityProvider } from './auth/types.ts';
 import { MULTIPART_LIMITS } from './config.ts';
@@ -11,6 +12,7 @@ import { HttpError } from './routes/http.ts';
 import { drainRefusedBody, noStoreForSignedIn, refuseUnsafeInput } from './routes/input-guard.ts';
 import { DETAILS } from './routes/messages.ts';
 import { publicRoutes } from './routes/public.ts';
+import { routeSchemaDetail } from './routes/route-schemas.ts';
 import type { RouteDeps } from './routes/route-deps.ts';
 import { registerSpa } from './routes/spa.ts';
 import { createUserAuth } from './routes/user-auth.ts';
@@ -143,6 +145,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Registered now so the upload calls of later issues share one set of limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   acceptEmptyJsonBodies(app);
+  // Route schemas are zod (routes/route-schemas.ts); a route without one is not validated.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -151,6 +156,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // gets the answer instead of a reset; a body too large for that is cut off (Connection: close).
     if (status === 413 || (status >= 400 && !request.raw.complete)) drainRefusedBody(request.raw, status, reply);
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
+    const schemaDetail = routeSchemaDetail(error);
+    if (schemaDetail !== null) return reply.code(400).send({ detail: schemaDetail });
     // Fastify's own 4xx (bad JSON, wrong content type, body too large) explain themselves.
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
     request.log.error({ err: error }, 'request failed');

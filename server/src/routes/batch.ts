@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   BATCH_ADDITIONAL_VIDEOS_MAX,
   BATCH_CLIP_TOOL,
@@ -44,6 +45,7 @@ import type { LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
+import { idParams } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 
 /**
@@ -330,7 +332,7 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return { statusCode: 200, payload: await answer(request, row), mediaId: clips[0]?.id };
   }
 
-  app.post<{ Params: { id: string } }>('/batch/:id/videos', async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/batch/:id/videos', { schema: { params: idParams } }, async (request, reply) => {
     const user = await auth.requireUser(request);
     // Checked before the body is read: an unknown album is a 404 whatever the body says.
     await ownBatch(request.params.id, user);

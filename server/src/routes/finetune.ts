@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   FINETUNE_KIND_LIST,
   FINETUNE_KINDS,
@@ -23,6 +24,7 @@ import { mediaAnswer, type LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
+import { paidCallQuery, type PaidCallRequest } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 
 /** The endpoint a training job records (its media row's `endpoint`). */
@@ -97,7 +99,7 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
   const linksFor = (request: FastifyRequest): LinkMaker => ({ origin: requestOrigin(request), signer });
 
   async function startTraining(
-    request: FastifyRequest<{ Querystring: { asset_id?: string } }>,
+    request: PaidCallRequest,
     user: AuthUser,
     body: MultipartBody,
     key: string | null,
@@ -162,7 +164,7 @@ export async function finetuneRoutes(app: FastifyInstance, deps: MediaRouteDeps)
     return { statusCode: 200, payload: ok(await mediaAnswer(db, row, linksFor(request))), mediaId: row.id };
   }
 
-  app.post<{ Querystring: { asset_id?: string } }>('/finetune', async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/finetune', { schema: { querystring: paidCallQuery } }, async (request, reply) => {
     const user = await auth.requireUser(request);
     const body = await readMultipart(request);
     const hash = requestDigest(FINETUNE_ENDPOINT, request.query, body);

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
 import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
@@ -15,6 +16,7 @@ import { requestOrigin, type MediaRouteDeps, type SyncWaitOptions } from './medi
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, type MultipartBody } from './multipart-body.ts';
 import { parseGenerationRequest } from './generation-request.ts';
+import { paidCallQuery, type PaidCallRequest } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 
 export const DEFAULT_SYNC_WAIT: SyncWaitOptions = { limitMs: 5 * 60 * 1000, keyTouchMs: 60 * 1000, perUser: 4 };
@@ -67,7 +69,7 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
   async function createJob(
     tool: GenerationToolSpec,
     endpoint: string,
-    request: FastifyRequest<{ Querystring: { asset_id?: string } }>,
+    request: PaidCallRequest,
     reply: FastifyReply,
     user: AuthUser,
     body: MultipartBody,
@@ -148,9 +150,10 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
     };
   }
 
+  const paid = app.withTypeProvider<ZodTypeProvider>();
   const calls = GENERATION_TOOLS.flatMap((tool) => toolEndpoints(tool).map((endpoint) => ({ tool, endpoint })));
   for (const { tool, endpoint } of calls) {
-    app.post<{ Querystring: { asset_id?: string } }>(`/${endpoint}`, async (request, reply) => {
+    paid.post(`/${endpoint}`, { schema: { querystring: paidCallQuery } }, async (request, reply) => {
       const user = await auth.requireUser(request);
       const body = await readMultipart(request);
       const hash = requestDigest(endpoint, request.query, body);

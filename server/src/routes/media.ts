@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MEDIA_KINDS, type MediaKind } from '../../../src/config/enums.ts';
 import { GENERATION_TOOLS, UPLOAD_ENDPOINTS } from '../../../src/config/generation-tools.ts';
@@ -23,6 +24,7 @@ import { findUserBySub } from '../db/users.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { HttpError, ok, parseInput } from './http.ts';
 import { resolvePictureLink } from './image-inputs.ts';
+import { paidCallQuery } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 import { mediaAnswer, mediaAnswers, type LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
@@ -140,7 +142,7 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
    * POST media: with a `pose_preset`, a video creation job (routes/video-creation.ts); without, a
    * media record without a job (SPEC §7), e.g. a picture kept for later.
    */
-  app.post<{ Querystring: { asset_id?: string } }>('/media', async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/media', { schema: { querystring: paidCallQuery } }, async (request, reply) => {
     const user = await auth.requireUser(request);
     const body = await readMultipart(request);
     if (body.fields.pose_preset !== undefined) return createVideoCreationJob(deps, request, reply, user, body);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DEFAULT_STORY_ASPECT_RATIO,
   DEFAULT_STORY_DURATION,
@@ -51,6 +52,7 @@ import {
   staleBoard,
   type CheckedBoard,
 } from './story-input.ts';
+import { idParams } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 import { chargeJobs } from '../jobs/charge.ts';
 import { jobTargets, paidStoryJob, placeJobs, STORY_ENDPOINTS, STORY_PLANNERS, type PlannedJob } from '../jobs/story-plan.ts';
@@ -270,7 +272,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
   }
 
   for (const part of ['elements', 'scenes', 'videos', 'audio'] as const) {
-    app.post<{ Params: { id: string } }>(`/story/:id/${part}`, async (request, reply) => {
+    app.withTypeProvider<ZodTypeProvider>().post(`/story/:id/${part}`, { schema: { params: idParams } }, async (request, reply) => {
       const user = await auth.requireUser(request);
       // Checked before the body is read: an unknown story is a 404 whatever the body says.
       await ownStory(request.params.id, user);

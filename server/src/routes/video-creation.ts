@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { CAMERA_MOTIONS } from '../../../src/config/camera-motions.ts';
 import { ribbonLabelFor } from '../../../src/config/creation-types.ts';
 import { DEFAULT_MOTION_MODEL, type VideoMotionModel } from '../../../src/config/motion-models.ts';
@@ -37,6 +37,7 @@ import { inputCut, type CutInput } from './input-cut.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { requestDigest, single, type MultipartBody } from './multipart-body.ts';
+import { type PaidCallRequest } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 
 /**
@@ -385,7 +386,7 @@ function debitReason(parsed: VideoCreationRequest): string {
 /** POST media with pose_preset: validate, resolve the inputs, debit and queue in one transaction. */
 export async function createVideoCreationJob(
   deps: MediaRouteDeps,
-  request: FastifyRequest<{ Querystring: { asset_id?: string } }>,
+  request: PaidCallRequest,
   reply: FastifyReply,
   user: AuthUser,
   body: MultipartBody,
