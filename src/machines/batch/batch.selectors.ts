@@ -4,8 +4,7 @@ import { ALBUM_TEXTS } from '@/config/album-texts';
 import { BATCH_ADDITIONAL_VIDEOS_MAX, BATCH_TYPES } from '@/config/batch';
 import type { BatchType } from '@/config/batch';
 import type { JobPhase } from '@/config/job-texts';
-import { TOOL_TEXTS } from '@/config/job-texts';
-import { canAfford } from '@/lib/credit-check';
+import { affordability, refusalMessage } from '@/lib/affordability';
 import { classifyStatus } from '@/lib/job-status';
 import { isRecord } from '@/lib/records';
 import { clipCameraLabel, clipCost, isLive, joinOrder, resultUrl } from '@/machines/batch/batch-board';
@@ -137,13 +136,9 @@ function generateReason(snapshot: BatchSnapshot): string | null {
   if (problem) return problem;
   if (!context.user) return ALBUM_TEXTS.generate.signIn;
   const cost = generateCostOf(context);
-  // SPEC §6: the rule the machine applies before it sends anything.
-  if (!canAfford({ user: context.user, cost, credit: context.credit })) {
-    return context.credit === null && context.creditLoading
-      ? TOOL_TEXTS.balanceLoading
-      : TOOL_TEXTS.notEnoughCredits(cost, context.credit);
-  }
-  return null;
+  // SPEC §6: the rule the machine applies before it sends anything, with the balance's loading.
+  const check = affordability({ user: context.user, cost, credit: context.credit, creditLoading: context.creditLoading });
+  return check.affordable ? null : refusalMessage(check, 'job');
 }
 
 const statusOf = (snapshot: BatchSnapshot): AlbumPageStatus => {

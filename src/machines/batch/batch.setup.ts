@@ -1,10 +1,9 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import { BATCH_ADDITIONAL_VIDEOS_MAX } from '@/config/batch';
-import { JOB_TEXTS } from '@/config/job-texts';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { fullJitterDelay } from '@/lib/backoff';
-import { canAfford } from '@/lib/credit-check';
+import { affordability, refusalMessage } from '@/lib/affordability';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { isRetryableSubmit, statusOf } from '@/services/api-error';
 import { deleteBatch, editBatch, generateBatchVideos, getBatch, pollBatchJobs, writeScriptBoard } from '@/services/batch';
@@ -71,7 +70,7 @@ export const batchSetup = setup({
     /** The board can be sent: valid, and no clip of an earlier generation still running. */
     canGenerate: ({ context }) => boardProblemOf(context) === null && !hasLiveClips(context),
     /** SPEC §6. */
-    canAfford: ({ context }) => canAfford({ user: context.user, cost: generateCostOf(context), credit: context.credit }),
+    canAfford: ({ context }) => affordability({ user: context.user, cost: generateCostOf(context), credit: context.credit }).affordable,
     boardUnsaved: ({ context }) => context.board.length > 0 && context.boardVersion !== context.savedBoardVersion,
     editUnsaved: ({ context }) => context.editVersion !== context.savedEditVersion,
     canJoin: ({ context }) => joinUrlsOf(context).length + context.additionalVideos.length > 0 && liveJobIds(context.batch).length === 0,
@@ -142,11 +141,10 @@ export const batchSetup = setup({
     ),
     setHidden: assign(({ event }) => (event.type === 'batch.visibility' ? { hidden: event.hidden } : {})),
     newIdempotencyKey: assign(() => ({ idempotencyKey: newIdempotencyKey(), retryAttempt: 0, error: null })),
-    setDeniedError: assign(({ context }) => ({
-      error: context.user?.attributes
-        ? JOB_TEXTS.notEnoughCredits(generateCostOf(context), context.credit ?? 0)
-        : MESSAGES.notAuthenticated,
-    })),
+    setDeniedError: assign(({ context }) => {
+      const check = affordability({ user: context.user, cost: generateCostOf(context), credit: context.credit });
+      return check.affordable ? {} : { error: refusalMessage(check, 'job') };
+    }),
     setError: assign((_, params: { message: string }) => ({ error: params.message })),
     clearError: assign({ error: null }),
     applyUpdates: assign(({ context }, params: { updates: BatchJobUpdate[] }) =>

@@ -1,9 +1,8 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { JOB_TEXTS } from '@/config/job-texts';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS, JOB_SUBMIT_TIMEOUT_MS } from '@/config/limits';
-import { MESSAGES } from '@/config/messages';
 import { fullJitterDelay } from '@/lib/backoff';
-import { canAfford } from '@/lib/credit-check';
+import { affordability, refusalMessage } from '@/lib/affordability';
 import { classifyStatus } from '@/lib/job-status';
 import type { JobStatusClass } from '@/lib/job-status';
 import { isNetworkFailure, isRetryable, isRetryableSubmit, statusOf } from '@/services/api-error';
@@ -65,7 +64,7 @@ export const generationJobSetup = setup({
     isHidden: ({ context }) => context.hidden,
     isVisible: ({ context }) => !context.hidden,
     /** SPEC §6. */
-    canAfford: ({ context }) => canAfford({ user: context.user, cost: context.cost, credit: context.credit }),
+    canAfford: ({ context }) => affordability({ user: context.user, cost: context.cost, credit: context.credit }).affordable,
     cancelRequested: ({ context }) => context.cancelRequested,
     cancelNotRequested: ({ context }) => !context.cancelRequested,
     statusIs: ({ context }, params: { is: JobStatusClass }) => classifyStatus(context.status) === params.is,
@@ -86,11 +85,10 @@ export const generationJobSetup = setup({
   actions: {
     setHidden: assign(({ event }) => (event.type === 'job.visibility' ? { hidden: event.hidden } : {})),
     requestCancel: assign({ cancelRequested: true }),
-    setDeniedError: assign(({ context }) => ({
-      error: context.user?.attributes
-        ? JOB_TEXTS.notEnoughCredits(context.cost, context.credit ?? 0)
-        : MESSAGES.notAuthenticated,
-    })),
+    setDeniedError: assign(({ context }) => {
+      const check = affordability({ user: context.user, cost: context.cost, credit: context.credit });
+      return check.affordable ? {} : { error: refusalMessage(check, 'job') };
+    }),
     /** A media answer (submit, fetch, cancel): the job as the server now has it. */
     storeMedia: assign((_, params: { media: Media }) => ({
       mediaId: params.media.id,
