@@ -1,7 +1,6 @@
-import { http, HttpResponse } from 'msw';
-import { fakeMedia, type FakeMediaRecord } from './media';
-
-const API = 'http://localhost/api';
+import { http } from 'msw';
+import { answer, API, assetRecord, callOf, detail, isSignedIn, tick as tickOf, type FakeAssetRecord, type FakeMediaRecord } from './data';
+import { fakeMedia } from './media';
 
 /**
  * A small stand-in for the assets calls (issue 7 contract: GET/POST asset, GET/PUT/DELETE
@@ -12,14 +11,7 @@ const API = 'http://localhost/api';
  * after every test by `resetFakeApi()`.
  */
 
-export interface FakeAssetRecord {
-  id: string;
-  name: string;
-  description: string;
-  fields: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
+export type { FakeAssetRecord } from './data';
 
 export interface FakeAssetRequest {
   call: string;
@@ -49,22 +41,11 @@ export function resetFakeAssets(): void {
   Object.assign(fakeAssets, freshState());
 }
 
-const tick = (): string => {
-  fakeAssets.clock += 1000;
-  return new Date(fakeAssets.clock).toISOString();
-};
+const tick = (): string => tickOf(fakeAssets);
 
 export function addAsset(overrides: Partial<FakeAssetRecord> = {}): FakeAssetRecord {
   const now = tick();
-  const asset: FakeAssetRecord = {
-    id: overrides.id ?? `asset-${fakeAssets.nextId++}`,
-    name: 'My asset',
-    description: '',
-    fields: {},
-    created_at: now,
-    updated_at: now,
-    ...overrides,
-  };
+  const asset = assetRecord(overrides.id ?? `asset-${fakeAssets.nextId++}`, now, overrides);
   fakeAssets.assets.set(asset.id, asset);
   return asset;
 }
@@ -89,12 +70,8 @@ const answerOf = (asset: FakeAssetRecord, withMedia: boolean) => ({
   ...(withMedia ? { media: mediaOf(asset.id) } : {}),
 });
 
-const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
-
 async function record(request: Request): Promise<string> {
-  const url = new URL(request.url);
-  const call = `${request.method} ${url.pathname.replace(/^\/api\//, '')}`;
+  const call = callOf(request);
   const json = request.method === 'POST' || request.method === 'PUT' ? ((await request.clone().json()) as Record<string, unknown>) : null;
   fakeAssets.requests.push({ call, json });
   return call;
@@ -114,17 +91,17 @@ const nameError = (body: Record<string, unknown>): string | null =>
 export const assetHandlers = [
   http.get(`${API}/asset`, async ({ request }) => {
     const call = await record(request);
-    if (!signedIn(request)) return detail(401, 'Not authenticated');
+    if (!isSignedIn(request)) return detail(401, 'Not authenticated');
     const failure = planned(call);
     if (failure) return failure;
     const items = [...fakeAssets.assets.values()]
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .map((asset) => answerOf(asset, false));
-    return HttpResponse.json({ data: { items } });
+    return answer({ items });
   }),
   http.post(`${API}/asset`, async ({ request }) => {
     const call = await record(request);
-    if (!signedIn(request)) return detail(401, 'Not authenticated');
+    if (!isSignedIn(request)) return detail(401, 'Not authenticated');
     const failure = planned(call);
     if (failure) return failure;
     const body = (await request.json()) as Record<string, unknown>;
@@ -135,21 +112,21 @@ export const assetHandlers = [
       description: typeof body.description === 'string' ? body.description.trim() : '',
       fields: (body.fields as Record<string, unknown> | undefined) ?? {},
     });
-    return HttpResponse.json({ data: answerOf(asset, false) }, { status: 201 });
+    return answer(answerOf(asset, false), { status: 201 });
   }),
   http.get(`${API}/asset/:id`, async ({ request, params }) => {
     const call = await record(request);
-    if (!signedIn(request)) return detail(401, 'Not authenticated');
+    if (!isSignedIn(request)) return detail(401, 'Not authenticated');
     const failure = planned(call);
     if (failure) return failure;
     const asset = fakeAssets.assets.get(String(params.id));
     if (!asset) return detail(404, NOT_FOUND);
     const fields = new URL(request.url).searchParams.get('fields');
-    return HttpResponse.json({ data: answerOf(asset, !fields || fields.split(',').includes('media')) });
+    return answer(answerOf(asset, !fields || fields.split(',').includes('media')));
   }),
   http.put(`${API}/asset/:id`, async ({ request, params }) => {
     const call = await record(request);
-    if (!signedIn(request)) return detail(401, 'Not authenticated');
+    if (!isSignedIn(request)) return detail(401, 'Not authenticated');
     const failure = planned(call);
     if (failure) return failure;
     const asset = fakeAssets.assets.get(String(params.id));
@@ -168,16 +145,16 @@ export const assetHandlers = [
         else if (media.asset_id === asset.id) media.asset_id = null;
       }
     }
-    return HttpResponse.json({ data: answerOf(asset, true) });
+    return answer(answerOf(asset, true));
   }),
   http.delete(`${API}/asset/:id`, async ({ request, params }) => {
     const call = await record(request);
-    if (!signedIn(request)) return detail(401, 'Not authenticated');
+    if (!isSignedIn(request)) return detail(401, 'Not authenticated');
     const failure = planned(call);
     if (failure) return failure;
     const id = String(params.id);
     if (!fakeAssets.assets.delete(id)) return detail(404, NOT_FOUND);
     for (const media of fakeMedia.media.values()) if (media.asset_id === id) media.asset_id = null;
-    return HttpResponse.json({ data: { id, deleted: true } });
+    return answer({ id, deleted: true });
   }),
 ];

@@ -1,12 +1,11 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { CONTENT_PAGE_SIZE, type Visibility } from '@/config/sharing';
 import { shareRequestSchema, type PublicContent } from '@/services/schemas/content';
 import type { PromoVideo } from '@/services/schemas/promo-videos';
 import type { PublicUser } from '@/services/schemas/users';
 // Not imported from handlers.ts, which registers these handlers: its values would not exist yet.
 import { fakeMedia } from './media';
-
-const API = 'http://localhost/api';
+import { answer, API, detail, isSignedIn, publicContent } from './data';
 
 /**
  * A small stand-in for the sharing calls of issue 7 (contract "Sharing, profiles, latest"):
@@ -61,25 +60,7 @@ let nextContent = 1;
 
 /** A shared item as the listings answer it; newer ones get later `shared_at`s. */
 export function buildContent(overrides: Partial<PublicContent> = {}): PublicContent {
-  const n = nextContent++;
-  const id = overrides.id ?? `c${n}`;
-  return {
-    id,
-    title: `Shared result ${n}`,
-    description: '',
-    kind: 'image',
-    tool: 'text-to-image',
-    visibility: 'public',
-    creation_type: null,
-    url: `http://localhost/api/files/${id}.png`,
-    thumbnail_url: `http://localhost/api/files/${id}-thumbnail.jpg`,
-    width: null,
-    height: null,
-    duration_seconds: null,
-    owner: { id: 'sub-ada', preferred_username: 'ada' },
-    shared_at: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
-    ...overrides,
-  };
+  return publicContent(nextContent++, overrides);
 }
 
 export function addUser(user: PublicUser): PublicUser {
@@ -87,8 +68,6 @@ export function addUser(user: PublicUser): PublicUser {
   return user;
 }
 
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
-const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
 
 const findUser = (id: string): PublicUser | undefined =>
   fakeContent.users.find((user) => user.id === id || user.preferred_username?.toLowerCase() === id.toLowerCase());
@@ -102,21 +81,19 @@ interface ListingBody {
 function page(path: string, request: Request, body: ListingBody, items: PublicContent[]) {
   const keyword = (body.keyword ?? '').trim().toLowerCase();
   const nextStartKeys = body.next_start_keys ?? null;
-  fakeContent.listings.push({ path, keyword: body.keyword ?? '', next_start_keys: nextStartKeys, signedIn: signedIn(request) });
+  fakeContent.listings.push({ path, keyword: body.keyword ?? '', next_start_keys: nextStartKeys, signedIn: isSignedIn(request) });
   const matching = items.filter(
     (item) => item.visibility === 'public' && (keyword === '' || `${item.title} ${item.description}`.toLowerCase().includes(keyword)),
   );
   const start = nextStartKeys === null ? 0 : Number(nextStartKeys);
   const end = start + fakeContent.pageSize;
-  return HttpResponse.json({
-    data: { items: matching.slice(start, end), next_start_keys: end < matching.length ? String(end) : null },
-  });
+  return answer({ items: matching.slice(start, end), next_start_keys: end < matching.length ? String(end) : null });
 }
 
 export const contentHandlers = [
   http.get(`${API}/users/:id`, ({ params }) => {
     const user = findUser(String(params.id));
-    return user ? HttpResponse.json({ data: user }) : detail(404, 'User not found.');
+    return user ? answer(user) : detail(404, 'User not found.');
   }),
   http.post(`${API}/users/latest-contents`, async ({ request }) => {
     const body = (await request.json()) as ListingBody;
@@ -133,13 +110,13 @@ export const contentHandlers = [
     const share = fakeContent.shares.get(String(params.id));
     if (!media || !share || share.visibility === 'private') return detail(404, 'Media not found');
     const owner = fakeContent.users[0] ?? { id: 'sub-ada', preferred_username: 'ada' };
-    return HttpResponse.json({ data: { ...media, ...share, owner } });
+    return answer({ ...media, ...share, owner });
   }),
   http.put(`${API}/media/:id/share`, async ({ request, params }) => {
     const id = String(params.id);
     const body: unknown = await request.json();
     fakeContent.shareRequests.push({ id, body });
-    if (!signedIn(request)) return detail(401, 'User needs to be authenticated to call this API.');
+    if (!isSignedIn(request)) return detail(401, 'User needs to be authenticated to call this API.');
     const media = fakeMedia.media.get(id);
     if (!media) return detail(404, 'Media not found');
     const parsed = shareRequestSchema.safeParse(body);
@@ -152,7 +129,7 @@ export const contentHandlers = [
       shared_at: before?.shared_at ?? (parsed.data.visibility === 'private' ? null : media.updated_at),
     };
     fakeContent.shares.set(id, share);
-    return HttpResponse.json({ data: { ...media, ...share } });
+    return answer({ ...media, ...share });
   }),
-  http.get(`${API}/promo-videos`, () => HttpResponse.json({ data: fakeContent.promoVideos })),
+  http.get(`${API}/promo-videos`, () => answer(fakeContent.promoVideos)),
 ];

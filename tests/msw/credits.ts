@@ -4,8 +4,7 @@ import type { SavedCard } from '@/services/schemas/credits';
 import type { CheckoutStatus, CreditHistoryEntry } from '@/services/schemas/payments';
 // Not imported from handlers.ts, which registers these handlers: its value would not exist yet.
 import { fakeApi } from './handlers';
-
-const API = 'http://localhost/api';
+import { answer, API, detail, ledgerRow } from './data';
 
 /**
  * A small stand-in for the credits and payment calls (issue 7 contract), enough for the credits
@@ -64,15 +63,7 @@ const createdAt = (n: number): string => new Date(Date.parse('2025-03-01T12:00:0
 export function addLedgerEntry(entry: Partial<CreditHistoryEntry> & { amount: number; reason: string }): CreditHistoryEntry {
   fakeApi.credits += entry.amount;
   const n = fakeCredits.nextId++;
-  const row: CreditHistoryEntry = {
-    id: `ledger-${n}`,
-    kind: entry.amount < 0 ? 'debit' : 'grant',
-    job_id: null,
-    payment_id: null,
-    balance_after: fakeApi.credits,
-    created_at: createdAt(n),
-    ...entry,
-  };
+  const row = ledgerRow(`ledger-${n}`, fakeApi.credits, createdAt(n), entry);
   fakeCredits.ledger.unshift(row);
   return row;
 }
@@ -106,7 +97,6 @@ export function openCheckout(packId = 'pack-100'): string {
   return id;
 }
 
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
 const unauthorized = () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 });
 
 /** Records the call; answers the failure to send instead, if any. */
@@ -138,7 +128,7 @@ export const creditsHandlers = [
     fakeApi.calls.push('GET credits/get');
     const refused = refuse(request, 'get');
     if (refused) return refused;
-    return HttpResponse.json({ data: { credit: fakeApi.credits, auto_refill: fakeCredits.autoRefill, card: fakeCredits.card } });
+    return answer({ credit: fakeApi.credits, auto_refill: fakeCredits.autoRefill, card: fakeCredits.card });
   }),
   http.get(`${API}/credits/purchase/:packId`, ({ request, params }) => {
     const refused = refuse(request, 'purchase');
@@ -146,14 +136,14 @@ export const creditsHandlers = [
     const pack = findCreditPack(String(params.packId));
     if (!pack) return detail(404, 'This credit pack does not exist.');
     const id = openCheckout(pack.id);
-    return HttpResponse.json({ data: { session_id: id, checkout_url: `/local/checkout/${id}` } });
+    return answer({ session_id: id, checkout_url: `/local/checkout/${id}` });
   }),
   http.get(`${API}/credits/checkout/:sessionId`, ({ request, params }) => {
     const refused = refuse(request, 'checkout');
     if (refused) return refused;
     const checkout = fakeCredits.checkouts.get(String(params.sessionId));
     if (!checkout) return detail(404, 'This checkout does not exist.');
-    return HttpResponse.json({ data: checkoutStatusOf(checkout) });
+    return answer(checkoutStatusOf(checkout));
   }),
   http.get(`${API}/credits/auto-refill/:option`, ({ request, params }) => {
     const refused = refuse(request, 'auto-refill');
@@ -164,9 +154,7 @@ export const creditsHandlers = [
       return detail(409, 'Add a card first: buy a credit pack once and the card is kept for auto-refill.');
     }
     fakeCredits.autoRefill = option.value;
-    return HttpResponse.json({
-      data: { auto_refill: option.value, threshold: option.threshold, pack_id: option.packId, card: fakeCredits.card },
-    });
+    return answer({ auto_refill: option.value, threshold: option.threshold, pack_id: option.packId, card: fakeCredits.card });
   }),
   http.get(`${API}/credits/history`, ({ request }) => {
     const refused = refuse(request, 'history');
@@ -174,18 +162,18 @@ export const creditsHandlers = [
     const start = Number(new URL(request.url).searchParams.get('next_start_keys') ?? '0');
     const items = fakeCredits.ledger.slice(start, start + CREDIT_HISTORY_PAGE_SIZE);
     const end = start + items.length;
-    return HttpResponse.json({ data: { items, next_start_keys: end < fakeCredits.ledger.length ? String(end) : null } });
+    return answer({ items, next_start_keys: end < fakeCredits.ledger.length ? String(end) : null });
   }),
   http.post(`${API}/:provider/customer-portal`, ({ request }) => {
     const refused = refuse(request, 'portal');
     if (refused) return refused;
-    return HttpResponse.json({ data: { url: '/local/billing-portal/portal-token' } });
+    return answer({ url: '/local/billing-portal/portal-token' });
   }),
   http.post(`${API}/:provider/get-receipt-url`, async ({ request }) => {
     const refused = refuse(request, 'receipt');
     if (refused) return refused;
     const { payment_id: paymentId } = (await request.json()) as { payment_id: string };
     if (!fakeCredits.ledger.some((entry) => entry.payment_id === paymentId)) return detail(404, 'This payment does not exist.');
-    return HttpResponse.json({ data: { url: `/local/receipts/${paymentId}` } });
+    return answer({ url: `/local/receipts/${paymentId}` });
   }),
 ];

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { ASSET_TOOLS } from '@/config/asset-tools';
 import {
   endpointFor,
@@ -20,10 +20,23 @@ import {
 import { parsePosePreset, type PosePreset } from '@/lib/pose-preset';
 import { batchFolders } from '@/lib/result-paths';
 import { resultLabel, type ResultLabelKind } from '@/lib/result-labels';
+import {
+  answer,
+  API,
+  callOf,
+  detail,
+  endedItem,
+  finishedItem,
+  isSignedIn,
+  mediaRecord,
+  signedFileUrl,
+  tick as tickOf,
+  type FakeMediaRecord,
+} from './data';
 // Not imported from handlers.ts, which registers these handlers: its value would not exist yet.
 import { fakeApi } from './handlers';
 
-const API = 'http://localhost/api';
+export type { FakeMediaRecord } from './data';
 
 /**
  * A small stand-in for the media API of issues 4 and 5 (SPEC §7 media, image, video, audio, text),
@@ -38,40 +51,6 @@ const API = 'http://localhost/api';
  */
 
 type Outcome = 'success' | 'failed' | 'nsfw';
-
-export interface FakeMediaRecord {
-  id: string;
-  version: string;
-  base_url: string;
-  kind: MediaKind;
-  tool: string;
-  status: string;
-  progress: number;
-  option: string | null;
-  cost: number;
-  refunded: boolean;
-  error: string | null;
-  logo_variant: boolean;
-  asset_id: string | null;
-  image_urls: string[];
-  args: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  items: {
-    type: MediaKind;
-    status: string;
-    url: string | null;
-    thumbnail_url: string | null;
-    file_id: string | null;
-    duration_seconds?: number | null;
-    gif_url?: string | null;
-    folder_path?: string | null;
-    label?: string | null;
-  }[];
-  files: never[];
-  results?: string[];
-}
 
 interface FakeMediaState {
   media: Map<string, FakeMediaRecord>;
@@ -113,51 +92,16 @@ export function resetFakeMedia(): void {
   polls.clear();
 }
 
-/** Every answer moves the fake clock on, so `updated_at` never goes backwards. */
-const tick = (): string => {
-  fakeMedia.clock += 1000;
-  return new Date(fakeMedia.clock).toISOString();
-};
-
+const tick = (): string => tickOf(fakeMedia);
 const record = (request: Request): void => {
-  const url = new URL(request.url);
-  fakeMedia.calls.push(`${request.method} ${url.pathname.replace(/^\/api\//, '')}`);
+  fakeMedia.calls.push(callOf(request));
 };
-
-const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
-const unauthorized = () => HttpResponse.json({ detail: MESSAGES.notAuthenticated }, { status: 401 });
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
-
-const fileUrl = (name: string): string =>
-  `http://localhost/api/files/${name}?expires=4102444800&signature=${'ab'.repeat(32)}`;
+const unauthorized = () => detail(401, MESSAGES.notAuthenticated);
 
 /** A media item as the API answers it; tests may add their own through `addMedia`. */
 export function buildMedia(overrides: Partial<FakeMediaRecord> = {}): FakeMediaRecord {
   const id = overrides.id ?? `m${fakeMedia.nextId++}`;
-  const now = tick();
-  return {
-    id,
-    version: '3',
-    base_url: '',
-    kind: 'image',
-    tool: 'text-to-image',
-    status: 'queue_source',
-    progress: 0,
-    option: null,
-    cost: 0,
-    refunded: false,
-    error: null,
-    logo_variant: false,
-    asset_id: null,
-    image_urls: [],
-    args: {},
-    created_at: now,
-    updated_at: now,
-    finished_at: null,
-    items: [],
-    files: [],
-    ...overrides,
-  };
+  return mediaRecord(id, tick(), overrides);
 }
 
 export function addMedia(overrides: Partial<FakeMediaRecord> = {}): FakeMediaRecord {
@@ -183,24 +127,21 @@ function finish(media: FakeMediaRecord, outcome: Outcome): void {
   }
   if (outcome === 'success') {
     const extension = media.kind === 'audio' ? 'wav' : 'png';
-    const url = fileUrl(`${media.id}-result.${extension}`);
+    const url = signedFileUrl(`${media.id}-result.${extension}`);
     media.status = SUCCESS_STATUS[media.kind];
     media.items = [
-      {
-        type: media.kind,
-        status: 'success',
-        url,
-        thumbnail_url: media.kind === 'image' ? fileUrl(`${media.id}-thumbnail.jpg`) : null,
+      finishedItem(media.kind, url, {
+        thumbnail_url: media.kind === 'image' ? signedFileUrl(`${media.id}-thumbnail.jpg`) : null,
         file_id: `${media.id}-result`,
         duration_seconds: media.kind === 'audio' ? 3 : null,
-      },
+      }),
     ];
     media.results = [url];
     return;
   }
   media.status = outcome;
   media.error = outcome === 'failed' ? 'The render engine failed.' : 'The result was flagged as unsafe.';
-  media.items = [{ type: media.kind, status: outcome, url: null, thumbnail_url: null, file_id: null }];
+  media.items = [endedItem(media.kind, outcome)];
   refund(media);
 }
 
@@ -212,15 +153,12 @@ function videoItems(media: FakeMediaRecord): FakeMediaRecord['items'] {
   const presets = parsePosePreset(media.args.pose_preset);
   if (presets.length === 0) {
     return [
-      {
-        type: 'video',
-        status: 'success',
-        url: fileUrl(`${media.id}-result.mp4`),
-        thumbnail_url: fileUrl(`${media.id}-thumbnail.jpg`),
-        gif_url: fileUrl(`${media.id}-result.gif`),
+      finishedItem('video', signedFileUrl(`${media.id}-result.mp4`), {
+        thumbnail_url: signedFileUrl(`${media.id}-thumbnail.jpg`),
+        gif_url: signedFileUrl(`${media.id}-result.gif`),
         file_id: `${media.id}-result`,
         duration_seconds: 5,
-      },
+      }),
     ];
   }
   const type = String(media.args.creation_type) as VideoCreationType;
@@ -229,9 +167,7 @@ function videoItems(media: FakeMediaRecord): FakeMediaRecord['items'] {
     batchFolders('', '1', preset).map((folder) => ({ preset, folder: folder.replace(/^\//, '') })),
   );
   return videos.map(({ preset, folder }, position) => ({
-    type: 'video' as const,
-    status: 'success',
-    url: `${media.base_url}/${folder}/video.mp4`,
+    ...finishedItem('video', `${media.base_url}/${folder}/video.mp4`),
     thumbnail_url: `${media.base_url}/${folder}/thumbnail/thumbnail.jpg`,
     gif_url: `${media.base_url}/${folder}/video.gif`,
     folder_path: folder,
@@ -301,13 +237,13 @@ const generationHandlers = GENERATION_TOOLS.flatMap((spec) =>
   toolEndpoints(spec).map((endpoint) =>
     http.post(`${API}/${endpoint}`, async ({ request }) => {
       record(request);
-      if (!signedIn(request)) return unauthorized();
+      if (!isSignedIn(request)) return unauthorized();
       if (generationToolByEndpoint(endpoint) !== spec) return detail(404, 'Not found');
       const fields = formFields(await request.formData());
       const key = request.headers.get('Idempotency-Key');
       fakeMedia.submissions.push({ endpoint, fields, idempotencyKey: key });
       const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
-      if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+      if (replayed) return answer(fakeMedia.media.get(replayed));
       if ((spec.slug === 'image-to-image' || spec.slug === 'reimagine') && !fields.image_url) {
         return detail(400, MESSAGES.noUploadFile);
       }
@@ -331,7 +267,7 @@ const generationHandlers = GENERATION_TOOLS.flatMap((spec) =>
         image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
       });
       if (key) fakeMedia.idempotency.set(key, media.id);
-      return HttpResponse.json({ data: media });
+      return answer(media);
     }),
   ),
 );
@@ -344,15 +280,15 @@ const CREATION_TYPES_SENT = Object.keys(VIDEO_CREATION_TOOLS) as VideoCreationTy
  */
 const createMediaHandler = http.post(`${API}/media`, async ({ request }) => {
   record(request);
-  if (!signedIn(request)) return unauthorized();
+  if (!isSignedIn(request)) return unauthorized();
   const fields = formFields(await request.formData());
   const key = request.headers.get('Idempotency-Key');
   fakeMedia.submissions.push({ endpoint: 'media', fields, idempotencyKey: key });
   const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
-  if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+  if (replayed) return answer(fakeMedia.media.get(replayed));
   if (fields.pose_preset === undefined) {
     const media = addMedia({ status: 'success', progress: 100, args: fields });
-    return HttpResponse.json({ data: media });
+    return answer(media);
   }
   const type = String(fields.creation_type) as VideoCreationType;
   if (!CREATION_TYPES_SENT.includes(type)) return detail(400, 'creation_type must be a video creation type.');
@@ -378,35 +314,27 @@ const createMediaHandler = http.post(`${API}/media`, async ({ request }) => {
     image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
   });
   if (key) fakeMedia.idempotency.set(key, media.id);
-  return HttpResponse.json({ data: media });
+  return answer(media);
 });
 
 const uploadHandler = (kind: MediaKind) =>
   http.post(`${API}/${UPLOAD_ENDPOINTS[kind].endpoint}`, async ({ request }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const file = (await request.formData()).get(UPLOAD_ENDPOINTS[kind].field);
     if (!file || typeof file === 'string') return detail(400, MESSAGES.noUploadFile);
     // Names arrive as "blob" through jsdom's FormData; the counter keeps each upload's URL apart.
-    const url = fileUrl(`upload-${fakeMedia.nextId}-${file.name}`);
+    const url = signedFileUrl(`upload-${fakeMedia.nextId}-${file.name}`);
     const media = addMedia({
       kind,
       tool: UPLOAD_ENDPOINTS[kind].tool,
       status: SUCCESS_STATUS[kind],
       progress: 100,
       args: { filename: file.name },
-      items: [
-        {
-          type: kind,
-          status: 'success',
-          url,
-          thumbnail_url: kind === 'image' ? url : null,
-          file_id: `f-${file.name}`,
-        },
-      ],
+      items: [finishedItem(kind, url, { thumbnail_url: kind === 'image' ? url : null, file_id: `f-${file.name}` })],
     });
     media.finished_at = media.updated_at;
-    return HttpResponse.json({ data: media });
+    return answer(media);
   });
 
 export const mediaHandlers = [
@@ -431,17 +359,17 @@ export const mediaHandlers = [
       }
     }
     const { id, status, progress, items, updated_at } = media;
-    return HttpResponse.json({ data: { id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at } });
+    return answer({ id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at });
   }),
   http.get(`${API}/media/:id`, ({ request, params }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const media = fakeMedia.media.get(String(params.id));
-    return media ? HttpResponse.json({ data: media }) : detail(404, 'Media not found');
+    return media ? answer(media) : detail(404, 'Media not found');
   }),
   http.get(`${API}/media`, ({ request }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const url = new URL(request.url);
     const tool = url.searchParams.get('tool');
     const limit = Number(url.searchParams.get('limit') ?? 20);
@@ -451,11 +379,11 @@ export const mediaHandlers = [
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
       .slice(0, limit)
       .reverse();
-    return HttpResponse.json({ data: { items } });
+    return answer({ items });
   }),
   http.put(`${API}/media/:id/cancel`, ({ request, params }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const media = fakeMedia.media.get(String(params.id));
     if (!media) return detail(404, 'Media not found');
     if (!LIVE(media.status)) return detail(409, 'This job has already ended.');
@@ -463,18 +391,18 @@ export const mediaHandlers = [
     media.updated_at = tick();
     media.finished_at = media.updated_at;
     refund(media);
-    return HttpResponse.json({ data: media });
+    return answer(media);
   }),
   // The image tools that offer trained models list them (GET finetune): none by default;
   // tests/msw/finetune.ts's handlers (server.use) answer with the person's models.
   http.get(`${API}/finetune`, ({ request }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
-    return HttpResponse.json({ data: { items: [] } });
+    if (!isSignedIn(request)) return unauthorized();
+    return answer({ items: [] });
   }),
   http.post(`${API}/text/prompt`, async ({ request }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const fields = formFields(await request.formData());
     const option = typeof fields.option === 'string' && fields.option ? fields.option : 'InspireMe';
     const given = typeof fields.prompt === 'string' ? fields.prompt.trim() : '';
@@ -484,6 +412,6 @@ export const mediaHandlers = [
       (option === 'Image2Prompt'
         ? `A picture described from ${String(fields.image_url)}`
         : `${given || 'A lighthouse at dawn'}, in soft golden light`);
-    return HttpResponse.json({ data: { mode: option, prompt } });
+    return answer({ mode: option, prompt });
   }),
 ];
