@@ -122,12 +122,6 @@ export async function updateBatch(db: Queryable, id: string, userSub: string, ch
   return rows[0] ?? null;
 }
 
-/** Marks media rows as a batch's (its clips, its concatenation), in the transaction that created them. */
-export async function linkMediaToBatch(tx: Queryable, batchId: string, mediaIds: readonly string[]): Promise<void> {
-  if (mediaIds.length === 0) return;
-  await tx.query('UPDATE media SET batch_id = $1 WHERE id = ANY($2::text[])', [batchId, mediaIds]);
-}
-
 /** The album a media row belongs to (an Idempotency-Key replay of a generation finds its album so). */
 export async function batchIdOfMedia(db: Queryable, mediaId: string): Promise<string | null> {
   const { rows } = await db.query<{ batch_id: string | null }>('SELECT batch_id FROM media WHERE id = $1', [mediaId]);

@@ -86,12 +86,6 @@ export async function findOwnFinetune(db: Queryable, id: string, userSub: string
   return rows[0] ?? null;
 }
 
-/** The trained model a training job makes (the job engine's finetune pipeline). */
-export async function findFinetuneByMedia(db: Queryable, mediaId: string): Promise<FinetuneRow | null> {
-  const { rows } = await db.query<FinetuneRow>(`SELECT ${finetuneColumns} FROM finetunes f WHERE f.media_id = $1`, [mediaId]);
-  return rows[0] ?? null;
-}
-
 /** Stores what the training learned; call it in the transaction that completes the training job. */
 export async function setFinetuneStyle(tx: Queryable, mediaId: string, style: Record<string, unknown>): Promise<void> {
   await tx.query('UPDATE finetunes SET style = $2::jsonb WHERE media_id = $1', [mediaId, JSON.stringify(style)]);

@@ -19,7 +19,6 @@ export const queueStatus = (stage: JobStage): string => `queue_${stage}`;
 export const processingStatus = (stage: JobStage): string => `processing_${stage}`;
 
 export const QUEUED_STATUS = queueStatus('source');
-export const PROCESSING_STATUS = processingStatus('source');
 /** Statuses of a job waiting for a worker (the claim takes them oldest first). */
 export const QUEUE_STATUSES: readonly string[] = JOB_STAGES.map(queueStatus);
 /** Statuses of a job a worker holds under a lease (reclaimed when the lease runs out). */
