@@ -12,7 +12,10 @@ export default defineConfig({
   testMatch: '**/*.pw.ts',
   timeout: 60_000,
   retries: 0,
-  workers: 1,
+  // One worker unless E2E_WORKERS says more: the spec files use their own accounts and data on the
+  // shared stack (faults.pw.ts loses calls in its own page only; fal.pw.ts runs its own stack on
+  // port 8799), so two can run side by side once a whole run has shown it on this machine.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: `http://localhost:${port}`,
