@@ -1,14 +1,13 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { CAMERA_MOTIONS } from '@/config/camera-motions';
 import { MOTION_MODELS } from '@/config/motion-models';
 import { PARALLAX_CAMERA_PATH_OPTIONS } from '@/config/parallax-paths';
 import { PARALLAX_VIDEO_CREDITS } from '@/config/video-creation';
 import { MESSAGES } from '@/config/messages';
 import type { AdditionalVideo, ScriptBoard, ScriptBoardClip } from '@/services/schemas/batch';
+import { albumRecord, answer, API, detail, type FakeBatchRecord } from './data';
 import { fakeApi } from './handlers';
 import { addMedia, fakeMedia, type FakeMediaRecord } from './media';
-
-const API = 'http://localhost/api';
 
 /**
  * A small stand-in for the batch calls of SPEC §7 (issue 5), enough for the album screens: albums
@@ -19,21 +18,7 @@ const API = 'http://localhost/api';
  * read what was sent from `fakeBatch`.
  */
 
-export interface FakeBatchRecord {
-  id: string;
-  batch_type: 'ai' | 'parallax';
-  title: string;
-  image_urls: string[];
-  audio_urls: string[];
-  concat_video_urls: string[];
-  additional_videos: AdditionalVideo[];
-  script_board: ScriptBoard | null;
-  video_media_ids: string[];
-  concat_media_id: string | null;
-  args: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
+export type { FakeBatchRecord } from './data';
 
 export interface FakeBatchRequest {
   call: string;
@@ -68,29 +53,13 @@ export function resetFakeBatch(): void {
   fakeBatch.nextId = 1;
 }
 
-const notFound = () => HttpResponse.json({ detail: MESSAGES.batchNotFound.message }, { status: 404 });
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
+const notFound = () => detail(404, MESSAGES.batchNotFound.message);
 
 const now = (): string => new Date(Date.parse('2025-01-01T12:00:00Z') + fakeBatch.nextId * 60_000).toISOString();
 
 export function addAlbum(overrides: Partial<FakeBatchRecord> = {}): FakeBatchRecord {
   const created = now();
-  const album: FakeBatchRecord = {
-    id: `album-${fakeBatch.nextId++}`,
-    batch_type: 'ai',
-    title: 'Holiday',
-    image_urls: ['http://localhost/api/files/p1.png', 'http://localhost/api/files/p2.png'],
-    audio_urls: [],
-    concat_video_urls: [],
-    additional_videos: [],
-    script_board: null,
-    video_media_ids: [],
-    concat_media_id: null,
-    args: {},
-    created_at: created,
-    updated_at: created,
-    ...overrides,
-  };
+  const album = albumRecord(`album-${fakeBatch.nextId++}`, created, overrides);
   fakeBatch.albums.set(album.id, album);
   return album;
 }
@@ -132,7 +101,7 @@ const answerOf = (album: FakeBatchRecord) => ({
   updated_at: album.updated_at,
 });
 
-const ok = (album: FakeBatchRecord) => HttpResponse.json({ data: answerOf(album) });
+const ok = (album: FakeBatchRecord) => answer(answerOf(album));
 
 async function readRequest(request: Request, call: string): Promise<FakeBatchRequest> {
   const fields: Record<string, string[]> = {};
@@ -164,7 +133,7 @@ export function batchHandlers() {
     http.get(`${API}/batch`, async ({ request }) => {
       await readRequest(request, 'GET batch');
       const items = [...fakeBatch.albums.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).map(answerOf);
-      return HttpResponse.json({ data: { items } });
+      return answer({ items });
     }),
     http.post(`${API}/batch`, async ({ request }) => {
       const { fields } = await readRequest(request, 'POST batch');
@@ -236,7 +205,7 @@ export function batchHandlers() {
       if (fakeBatch.failDelete !== null) return detail(fakeBatch.failDelete, 'The server is busy.');
       const id = String(params.id);
       if (!fakeBatch.albums.delete(id)) return notFound();
-      return HttpResponse.json({ data: { id, deleted: true } });
+      return answer({ id, deleted: true });
     }),
   ];
 }

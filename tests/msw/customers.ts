@@ -1,10 +1,9 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { CREDIT_PACKS } from '@/config/billing';
 import { memberKey, memberSubOf } from '@/config/customers';
 import type { CheckoutStatus } from '@/services/schemas/payments';
 import type { Customer, CustomerTransfer } from '@/services/schemas/customers';
-
-const API = 'http://localhost/api';
+import { answer, API, detail, organisationRecord, type FakeOrganisation } from './data';
 
 /**
  * A small stand-in for the organisation calls of issue 7 (customers, members, transfers, the
@@ -20,15 +19,7 @@ export interface FakePerson {
   handle: string | null;
 }
 
-export interface FakeOrganisation {
-  id: string;
-  name: string;
-  ownerSub: string;
-  balance: number;
-  members: { sub: string; addedAt: string; creditsReceived: number }[];
-  transfers: CustomerTransfer[];
-  createdAt: string;
-}
+export type { FakeOrganisation } from './data';
 
 export interface FakeCustomerRequest {
   call: string;
@@ -86,15 +77,7 @@ export function addPerson(person: FakePerson): FakePerson {
 const stamp = (): string => new Date(Date.parse('2025-03-01T10:00:00Z') + fakeCustomers.nextId * 60_000).toISOString();
 
 export function addOrganisation(overrides: Partial<FakeOrganisation> & { ownerSub: string }): FakeOrganisation {
-  const organisation: FakeOrganisation = {
-    id: `org-${fakeCustomers.nextId++}`,
-    name: 'Acme Studio',
-    balance: 0,
-    members: [],
-    transfers: [],
-    createdAt: stamp(),
-    ...overrides,
-  };
+  const organisation = organisationRecord(`org-${fakeCustomers.nextId++}`, stamp(), overrides);
   fakeCustomers.organisations.set(organisation.id, organisation);
   return organisation;
 }
@@ -114,7 +97,6 @@ function callerOf(request: Request): string | null {
   }
 }
 
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
 const unauthorized = () => detail(401, 'User needs to be authenticated to call this API.');
 const notFound = () => detail(404, 'Failed to find an organisation with this id.');
 const ownerOnly = () => detail(403, "Only the organisation's owner can do this.");
@@ -157,7 +139,7 @@ function visible(id: string, caller: string): FakeOrganisation | null {
   return null;
 }
 
-const ok = (data: unknown) => HttpResponse.json({ data });
+const ok = answer;
 
 export const customerHandlers = [
   http.get(`${API}/customers`, async ({ request }) => {
@@ -285,5 +267,5 @@ export const contactHandler = () =>
   http.post(`${API}/users/contact-us`, async ({ request }) => {
     await record(request, 'POST users/contact-us');
     if (fakeCustomers.failContact) return detail(400, fakeCustomers.failContact);
-    return HttpResponse.json({ data: { id: `msg-${fakeCustomers.nextId++}` } }, { status: 201 });
+    return answer({ id: `msg-${fakeCustomers.nextId++}` }, { status: 201 });
   });

@@ -1,13 +1,12 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { FINETUNE_KINDS, isFinetuneKind } from '@/config/finetune';
 import { MESSAGES } from '@/config/messages';
 import { MODEL_COSTS } from '@/config/model-costs';
 import { classifyStatus } from '@/lib/job-status';
 import type { Finetune } from '@/services/schemas/finetune';
 import { fakeApi } from './handlers';
+import { answer, API, detail, finishedItem, isSignedIn } from './data';
 import { addMedia, fakeMedia } from './media';
-
-const API = 'http://localhost/api';
 
 /**
  * A small stand-in for the fine-tune calls of issue 5 (SPEC §7 POST finetune, Kinora's GET
@@ -48,8 +47,6 @@ export function resetFakeFinetunes(): void {
   Object.assign(fakeFinetunes, freshState());
 }
 
-const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
 
 const formFields = (form: FormData): Record<string, string | string[]> => {
   const fields: Record<string, string | string[]> = {};
@@ -97,7 +94,7 @@ export function addFinetune(
     progress: status === 'training' ? 40 : 100,
     items:
       status === 'ready'
-        ? [{ type: 'image', status: 'success', url: previewUrl, thumbnail_url: previewUrl, file_id: `${id}-preview` }]
+        ? [finishedItem('image', previewUrl, { thumbnail_url: previewUrl, file_id: `${id}-preview` })]
         : [],
   });
   const row: FinetuneRow = {
@@ -118,21 +115,21 @@ export function addFinetune(
 export const finetuneHandlers = [
   http.get(`${API}/finetune`, ({ request }) => {
     fakeMedia.calls.push('GET finetune');
-    if (!signedIn(request)) return detail(401, MESSAGES.notAuthenticated);
+    if (!isSignedIn(request)) return detail(401, MESSAGES.notAuthenticated);
     fakeFinetunes.listCalls += 1;
     const failure = fakeFinetunes.listFailure;
     if (failure) return detail(failure.status, failure.detail);
     // Oldest first on purpose: the app orders the list itself.
-    return HttpResponse.json({ data: { items: fakeFinetunes.rows.map(finetuneAnswer) } });
+    return answer({ items: fakeFinetunes.rows.map(finetuneAnswer) });
   }),
   http.post(`${API}/finetune`, async ({ request }) => {
     fakeMedia.calls.push('POST finetune');
-    if (!signedIn(request)) return detail(401, MESSAGES.notAuthenticated);
+    if (!isSignedIn(request)) return detail(401, MESSAGES.notAuthenticated);
     const fields = formFields(await request.formData());
     const key = request.headers.get('Idempotency-Key');
     fakeFinetunes.submissions.push({ fields, idempotencyKey: key });
     const replayed = key ? fakeMedia.idempotency.get(key) : undefined;
-    if (replayed) return HttpResponse.json({ data: fakeMedia.media.get(replayed) });
+    if (replayed) return answer(fakeMedia.media.get(replayed));
     const option = typeof fields.option === 'string' ? fields.option : '';
     if (!isFinetuneKind(option)) return detail(400, `${option} is not a fine-tune kind.`);
     const cost = MODEL_COSTS[option];
@@ -153,6 +150,6 @@ export const finetuneHandlers = [
       image_count: imageUrls.length,
       created_at: media.created_at,
     });
-    return HttpResponse.json({ data: media });
+    return answer(media);
   }),
 ];

@@ -6,8 +6,9 @@ import { creditsHandlers, resetFakeCredits } from './credits';
 import { contentHandlers } from './content';
 import { mediaHandlers, resetFakeMedia } from './media';
 import { customerHandlers } from './customers';
+import { answer, API, callOf, isSignedIn } from './data';
 
-export const API = 'http://localhost/api';
+export { API } from './data';
 
 /**
  * A small stand-in for the API the session needs (credits, coupons, handles, account deletion),
@@ -43,11 +44,8 @@ export function resetFakeApi(): void {
 }
 
 const record = (request: Request): void => {
-  const url = new URL(request.url);
-  fakeApi.calls.push(`${request.method} ${url.pathname.replace(/^\/api\//, '')}`);
+  fakeApi.calls.push(callOf(request));
 };
-
-const signedIn = (request: Request): boolean => Boolean(request.headers.get('Authorization'));
 const unauthorized = () => HttpResponse.json({ message: 'Unauthorized' }, { status: 401 });
 
 /**
@@ -56,35 +54,33 @@ const unauthorized = () => HttpResponse.json({ message: 'Unauthorized' }, { stat
  * override them with `server.use(...)`; anything else unhandled is an error.
  */
 export const defaultHandlers = [
-  http.get(`${API}/frontend-configurations`, () => HttpResponse.json({ data: defaultAppConfiguration })),
+  http.get(`${API}/frontend-configurations`, () => answer(defaultAppConfiguration)),
   ...cognitoHandlers,
   // Credits and payments (issue 7): tests/msw/credits.ts; its credits/get adds card and auto-refill.
   ...creditsHandlers,
   http.get(`${API}/credits/get`, ({ request }) => {
     record(request);
-    return signedIn(request) ? HttpResponse.json({ data: { credit: fakeApi.credits } }) : unauthorized();
+    return isSignedIn(request) ? answer({ credit: fakeApi.credits }) : unauthorized();
   }),
   http.get(`${API}/coupon/:code`, ({ request, params }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const code = String(params.code);
     const credits = fakeApi.coupons.get(code);
     if (credits === undefined) return HttpResponse.json({ message: 'Coupon not found' }, { status: 404 });
     fakeApi.coupons.delete(code);
     fakeApi.credits += credits;
-    return HttpResponse.json({ data: { code, credits } });
+    return answer({ code, credits });
   }),
   http.post(`${API}/users/available-username`, async ({ request }) => {
     record(request);
-    if (!signedIn(request)) return unauthorized();
+    if (!isSignedIn(request)) return unauthorized();
     const { preferred_username: handle } = (await request.json()) as { preferred_username: string };
-    return HttpResponse.json({
-      data: { preferred_username: handle, available: !fakeApi.takenHandles.has(handle.toLowerCase()) },
-    });
+    return answer({ preferred_username: handle, available: !fakeApi.takenHandles.has(handle.toLowerCase()) });
   }),
   http.delete(`${API}/users`, ({ request }) => {
     record(request);
-    return signedIn(request) ? HttpResponse.json({ data: { deleted: true } }) : unauthorized();
+    return isSignedIn(request) ? answer({ deleted: true }) : unauthorized();
   }),
   // Jobs, uploads and the prompt helper (issue 4): tests/msw/media.ts.
   ...mediaHandlers,

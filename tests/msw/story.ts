@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { DEFAULT_STORY_IMAGE_MODEL, DEFAULT_STORY_VIDEO_MODEL, STORY_TOOLS, type StoryStage } from '@/config/story';
 import { DEFAULT_VOICE } from '@/config/voices';
 import {
@@ -15,9 +15,8 @@ import {
 } from '@/lib/story';
 import type { Storyboard } from '@/services/schemas/story';
 import { fakeApi } from './handlers';
+import { answer, API, detail, endedItem, finishedItem, signedFileUrl, storyRecord, type FakeStoryRecord } from './data';
 import { addMedia, fakeMedia, type FakeMediaRecord } from './media';
-
-const API = 'http://localhost/api';
 
 /**
  * A small stand-in for the story calls (issue 6 contract), enough for the story screens: stories
@@ -28,20 +27,7 @@ const API = 'http://localhost/api';
  * `server.use(...storyHandlers())` and read what was sent from `fakeStory.requests`.
  */
 
-export interface FakeStoryRecord {
-  id: string;
-  idea: string;
-  duration: number;
-  aspect_ratio: string;
-  style: string;
-  image_urls: string[];
-  step: StoryStage;
-  storyboard: Storyboard;
-  concat_media_id: string | null;
-  concat_source: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { FakeStoryRecord } from './data';
 
 export interface FakeStoryRequest {
   call: string;
@@ -71,9 +57,7 @@ export function resetFakeStory(): void {
 }
 
 const now = (): string => new Date(Date.parse('2025-01-01T12:00:00Z') + fakeStory.nextId * 60_000).toISOString();
-const detail = (status: number, text: string) => HttpResponse.json({ detail: text }, { status });
 const notFound = () => detail(404, 'Failed to find a Story with this id');
-const fileUrl = (name: string): string => `http://localhost/api/files/${name}?expires=4102444800&signature=${'ab'.repeat(32)}`;
 
 /** The storyboard the fake server writes: one scene per sentence of the idea (at most 12), with Mara and the lighthouse. */
 export function writtenStoryboard(idea: string, title = ''): Storyboard {
@@ -107,21 +91,7 @@ export function writtenStoryboard(idea: string, title = ''): Storyboard {
 export function addStory(overrides: Partial<FakeStoryRecord> = {}): FakeStoryRecord {
   const created = now();
   const idea = overrides.idea ?? 'Mara keeps the lighthouse. A storm comes. She lights the lamp.';
-  const story: FakeStoryRecord = {
-    id: `story-${fakeStory.nextId++}`,
-    idea,
-    duration: 15,
-    aspect_ratio: '16:9',
-    style: 'cinematic',
-    image_urls: [],
-    step: 'storyboard',
-    storyboard: writtenStoryboard(idea),
-    concat_media_id: null,
-    concat_source: '',
-    created_at: created,
-    updated_at: created,
-    ...overrides,
-  };
+  const story = storyRecord(`story-${fakeStory.nextId++}`, created, idea, writtenStoryboard(idea), overrides);
   fakeStory.stories.set(story.id, story);
   return story;
 }
@@ -167,7 +137,7 @@ export function finishStoryJob(media: FakeMediaRecord, outcome: 'success' | 'fai
   if (outcome === 'failed') {
     media.status = 'failed';
     media.error = 'The render engine failed.';
-    media.items = [{ type: media.kind, status: 'failed', url: null, thumbnail_url: null, file_id: null }];
+    media.items = [endedItem(media.kind, 'failed')];
     if (!media.refunded) {
       media.refunded = true;
       fakeApi.credits += media.cost;
@@ -177,14 +147,11 @@ export function finishStoryJob(media: FakeMediaRecord, outcome: 'success' | 'fai
   const extension = media.kind === 'image' ? 'png' : media.kind === 'video' ? 'mp4' : 'wav';
   media.status = media.kind === 'image' ? 'success_image' : 'success';
   media.items = [
-    {
-      type: media.kind,
-      status: 'success',
-      url: fileUrl(`${media.id}-result.${extension}`),
-      thumbnail_url: media.kind === 'audio' ? null : fileUrl(`${media.id}-thumbnail.jpg`),
+    finishedItem(media.kind, signedFileUrl(`${media.id}-result.${extension}`), {
+      thumbnail_url: media.kind === 'audio' ? null : signedFileUrl(`${media.id}-thumbnail.jpg`),
       file_id: `${media.id}-result`,
       duration_seconds: media.kind === 'image' ? null : 5,
-    },
+    }),
   ];
 }
 
@@ -238,7 +205,7 @@ function answerOf(story: FakeStoryRecord) {
   };
 }
 
-const ok = (story: FakeStoryRecord) => HttpResponse.json({ data: answerOf(story) });
+const ok = (story: FakeStoryRecord) => answer(answerOf(story));
 
 async function readRequest(request: Request, call: string): Promise<FakeStoryRequest> {
   const fields: Record<string, string[]> = {};
@@ -316,7 +283,7 @@ export function storyHandlers() {
           created_at: story.created_at,
           updated_at: story.updated_at,
         }));
-      return HttpResponse.json({ data: { items } });
+      return answer({ items });
     }),
     http.post(`${API}/story`, async ({ request }) => {
       const { fields } = await readRequest(request, 'POST story');
@@ -416,7 +383,7 @@ export function storyHandlers() {
       await readRequest(request, `DELETE story/${String(params.id)}`);
       const id = String(params.id);
       if (!fakeStory.stories.delete(id)) return notFound();
-      return HttpResponse.json({ data: { id, deleted: true } });
+      return answer({ id, deleted: true });
     }),
   ];
 }
