@@ -22,9 +22,11 @@ import { organisationsMachine } from '@/machines/organisation/organisations.mach
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
+import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
+import { postLoadMachine } from '@/machines/session/post-load.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
@@ -53,8 +55,12 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(emailVerificationMachine, 'Email verification'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(authFormsMachine, 'Sign-in forms (session child)'),
+  entry(accountMachine, 'Account (session child)'),
+  entry(postLoadMachine, 'After sign-in steps (session child)'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(authFormsMachine, 'Sign-in forms (session child)'),
+  entry(accountMachine, 'Account (session child)'),
+  entry(postLoadMachine, 'After sign-in steps (session child)'),
   entry(appConfigMachine, 'App configuration'),
   entry(bannerMachine, 'Top banner'),
   entry(jobsMachine, 'Jobs registry'),

@@ -3,6 +3,7 @@ import { not, or } from 'xstate';
 import { activePaths, describeTrigger, extractStatechart, guardName } from '@/lib/inspection/statechart-graph';
 import { layoutStatechart } from '@/lib/inspection/statechart-layout';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 
 describe('statechart extraction', () => {
@@ -20,10 +21,12 @@ describe('statechart extraction', () => {
     for (const edge of chart.edges) {
       expect(ids.has(edge.source) && ids.has(edge.target)).toBe(true);
     }
-    const guarded = chart.edges.filter((edge) => edge.guard === 'hasPendingEmail');
+    // The sign-in forms are the session's `authForms` child (issue 18): their guarded edges are read there.
+    const forms = extractStatechart(authFormsMachine);
+    const guarded = forms.edges.filter((edge) => edge.guard === 'hasPendingEmail');
     expect(guarded.length).toBeGreaterThan(0);
     expect(guarded.map((edge) => edge.label)).toContain('session.confirmSignUp [hasPendingEmail]');
-    expect(chart.edges.some((edge) => edge.guard === 'mfaMethodOffered' && edge.trigger === 'session.selectMfa')).toBe(true);
+    expect(forms.edges.some((edge) => edge.guard === 'mfaMethodOffered' && edge.trigger === 'session.selectMfa')).toBe(true);
     expect(chart.nodes.some((node) => node.invokes.length > 0)).toBe(true);
   });
 

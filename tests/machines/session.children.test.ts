@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
 import { NETWORK_RETRY_BASE_MS } from '@/config/limits';
+import { accountMachine } from '@/machines/session/account.machine';
+import { authFormsMachine } from '@/machines/session/auth-forms.machine';
+import { postLoadMachine } from '@/machines/session/post-load.machine';
+import { sessionMachine } from '@/machines/session/session.machine';
 import { selectIsOffline, selectSessionStatus } from '@/machines/session/session.selectors';
+import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { buildUser, createFakes, dispatchAuth, inSession, startSession } from './session.fixtures';
 
 /**
@@ -90,5 +97,40 @@ describe('session children', () => {
     vi.advanceTimersByTime(1);
     expect(fakes.refreshSession).toHaveBeenCalledTimes(3);
     actor.stop();
+  });
+});
+
+/** Every (machine, state path) of the session's machines that invokes `src`. */
+const invokersOf = (src: string): string[] =>
+  [sessionMachine, accountMachine, authFormsMachine, postLoadMachine, tokenRefreshMachine].flatMap((machine: AnyStateMachine) =>
+    [machine.root, ...getStateNodes(machine.root)]
+      .filter((node) => node.invoke.some((invoke) => invoke.src === src))
+      .map((node) => `${machine.id}:${node.path.join('.')}`),
+  );
+
+describe('session structure', () => {
+  it('loads the user in one place: the account child', async () => {
+    expect(invokersOf('loadUser')).toEqual(['account:loading']);
+    // And every load goes through it: at boot, after the sign-in, after a coupon, on request.
+    const fakes = createFakes();
+    fakes.loadUser.mockResolvedValue(buildUser());
+    const { actor } = startSession({ fakes, input: { location: { pathname: '/', search: '' } } });
+    await waitFor(actor, (s) => selectSessionStatus(s) === 'ready');
+    actor.send({ type: 'session.refreshUser' });
+    await waitFor(actor, () => fakes.loadUser.mock.calls.length === 2);
+    await waitFor(actor, (s) => inSession(s, { signedIn: { flow: { ready: 'idle' } } }));
+    actor.stop();
+  });
+
+  it('invokes each child with a systemId', () => {
+    const invokes = [sessionMachine.root, ...getStateNodes(sessionMachine.root)].flatMap((node) => node.invoke);
+    const bySrc = Object.fromEntries(invokes.map((invoke) => [String(invoke.src), invoke.systemId]));
+    expect(bySrc).toMatchObject({
+      account: 'account',
+      authForms: 'authForms',
+      postLoad: 'postLoad',
+      tokenRefresh: 'tokenRefresh',
+      credits: 'credits',
+    });
   });
 });

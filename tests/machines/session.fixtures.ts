@@ -3,6 +3,7 @@ import { Hub } from 'aws-amplify/utils';
 import { vi } from 'vitest';
 import { createActor, fromPromise, matchesState } from 'xstate';
 import type { StateValue } from 'xstate';
+import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { creditsMachine } from '@/machines/session/credits.machine';
 import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
@@ -85,7 +86,14 @@ export type Fakes = ReturnType<typeof createFakes>;
 export function provideSession(fakes: Fakes) {
   return sessionMachine.provide({
     actors: {
-      loadUser: fromPromise(() => fakes.loadUser()),
+      account: accountMachine.provide({
+        actors: {
+          loadUser: fromPromise(() => fakes.loadUser()),
+          checkHandle: fromPromise(({ input }) => fakes.checkHandle(input.handle)),
+          saveHandle: fromPromise(({ input }) => fakes.saveHandle(input.handle)),
+          deleteAccount: fromPromise(() => fakes.deleteAccount()),
+        },
+      }),
       authForms: authFormsMachine.provide({
         actors: {
           signInWithPassword: fromPromise(({ input }) => fakes.signInWithPassword(input)),
@@ -100,9 +108,6 @@ export function provideSession(fakes: Fakes) {
       }),
       signOut: fromPromise(() => fakes.signOut()),
       tokenRefresh: tokenRefreshMachine.provide({ actors: { refreshSession: fromPromise(() => fakes.refreshSession()) } }),
-      checkHandle: fromPromise(({ input }) => fakes.checkHandle(input.handle)),
-      saveHandle: fromPromise(({ input }) => fakes.saveHandle(input.handle)),
-      deleteAccount: fromPromise(() => fakes.deleteAccount()),
       credits: creditsMachine.provide({ actors: { fetchCredits: fromPromise(() => fakes.fetchCredits()) } }),
       emailVerification: emailVerificationMachine.provide({
         actors: {

@@ -6,7 +6,9 @@ import type { StatePath } from 'xstate/graph';
 import { sessionMachine } from '@/machines/session/session.machine';
 import type { SessionEvent, SignInStep } from '@/machines/session/session.machine';
 import type { SessionSnapshot } from '@/machines/session/session.selectors';
+import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
+import { postLoadMachine } from '@/machines/session/post-load.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { ALLOWED_REDIRECT, buildInput, buildUser } from './session.fixtures';
 
@@ -62,6 +64,7 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   signOut: [undefined],
   tokenRefresh: [undefined],
   authForms: [undefined],
+  postLoad: [{ next: 'redirected' }, { next: 'reloadUser' }, { next: 'finish' }],
   refreshSession: [true, false],
   takeRedirectRequest: [
     null,
@@ -112,6 +115,15 @@ const uiEvents: SessionEvent[] = [
   { type: 'auth.redirectFailed', message: 'access_denied' },
   { type: 'emailVerification.failed', message: 'Invalid code' },
   { type: 'emailVerification.sendFailed', message: 'Limit exceeded' },
+  // What the children tell the session.
+  ...[user, guest, unverified, null].map((answer) => ({ type: 'account.loaded' as const, user: answer })),
+  ...[networkError, otherError].map((error) => ({ type: 'account.loadFailed' as const, error })),
+  { type: 'account.handleSaved', handle: 'ada', user },
+  { type: 'account.handleSaved', handle: 'ada', user: null },
+  { type: 'account.actionFailed', title: 'Handle not available', message: 'Taken' },
+  { type: 'postLoad.showModal', modal: { kind: 'guestWelcome' } },
+  { type: 'postLoad.redirect', url: `${ALLOWED_REDIRECT}?code=abc&state=s` },
+  { type: 'postLoad.couponRedeemed', credits: 50 },
 ];
 
 /** The forms' own events: what the session forwards, and the steps Cognito asks for. */
@@ -125,7 +137,6 @@ const serializeState = (snapshot: SessionSnapshot): string =>
   JSON.stringify({
     value: snapshot.value,
     user: snapshot.context.currentUser?.username ?? null,
-    pendingHandle: snapshot.context.pendingHandle !== null,
     userReloadDue: snapshot.context.userReloadDue,
   });
 
@@ -173,7 +184,8 @@ const walkScope = (onEdges: (edges: string[]) => void): AnyActorScope => {
   });
   return {
     // Children take their system from their parent, this actor.
-    self: Object.assign(Object.create(actor) as typeof actor, { system }),
+    // A parent of their own, for the children that report to the session with sendParent.
+    self: Object.assign(Object.create(actor) as typeof actor, { system, _parent: createEmptyActor() }),
     logger: () => {},
     id: '',
     sessionId: 'walk',
@@ -269,8 +281,30 @@ const authFormsGraph = walk(authFormsMachine, {
     }),
 });
 
+const accountGraph = walk(accountMachine, {
+  input: undefined,
+  events: childEventsFor(accountMachine, [{ type: 'session.setHandle', handle: 'ada' }]) as never,
+  serializeState: (snapshot) => JSON.stringify({ value: snapshot.value, pendingHandle: snapshot.context.pendingHandle !== null }),
+});
+
+const postLoadInputs = [user, guest].map((who) => ({ user: who, search: '', redirectAllowlist: [ALLOWED_REDIRECT] }));
+const postLoadGraphs = postLoadInputs.map((input) =>
+  walk(postLoadMachine, {
+    input,
+    events: childEventsFor(postLoadMachine, [{ type: 'location.changed', pathname: '/', search: '' }]) as never,
+    serializeState: (snapshot) => JSON.stringify({ value: snapshot.value, redirect: snapshot.context.pendingRedirect?.uri ?? null }),
+  }),
+);
+/** The post-load steps for a registered user and for the guest, as one graph. */
+const postLoadGraph = {
+  paths: postLoadGraphs.flatMap((graph) => graph.paths),
+  taken: new Set(postLoadGraphs.flatMap((graph) => [...graph.taken])),
+  defined: postLoadGraphs[0]!.defined,
+  nodes: postLoadGraphs[0]!.nodes,
+};
+
 /** The session's machines: the root and the children it invokes, each walked on its own. */
-const SESSION_GRAPHS = [rootGraph, authFormsGraph, tokenRefreshGraph];
+const SESSION_GRAPHS = [rootGraph, authFormsGraph, accountGraph, postLoadGraph, tokenRefreshGraph];
 
 describe('session machines (xstate/graph)', () => {
   it('the session as a whole has its states and edges (sanity: an empty definition cannot pass)', () => {
@@ -297,17 +331,6 @@ describe('session root paths (xstate/graph)', () => {
       expect(types.some((type) => type.startsWith('xstate.done.actor.') || type === 'signIn.step')).toBe(true);
     }
   });
-
-  it('never emits a redirect on a path that did not pass the allowlist', () => {
-    const redirecting = paths.filter((path) => activePaths(path.state.value).includes('signedIn.flow.postLoad.redirecting'));
-    expect(redirecting.length).toBeGreaterThan(0);
-    for (const path of redirecting) {
-      const request = path.steps
-        .map((step) => step.event as { type: string; output?: { uri?: string } })
-        .find((event) => event.type.startsWith('xstate.done.actor.') && typeof event.output?.uri === 'string');
-      expect(request?.output?.uri).toBe(ALLOWED_REDIRECT);
-    }
-  });
 });
 
 describe('tokenRefresh child paths (xstate/graph)', () => {
@@ -328,6 +351,25 @@ describe('authForms child paths (xstate/graph)', () => {
     for (const path of toSignedIn) {
       const last = path.steps.at(-1)?.event as { type: string; step?: SignInStep; error?: Error } | undefined;
       expect(last?.step?.kind === 'done' || last?.error?.name === 'UserAlreadyAuthenticatedException').toBe(true);
+    }
+  });
+});
+
+describe('account child paths (xstate/graph)', () => {
+  itCoversEveryStateAndTransition(accountGraph);
+});
+
+describe('postLoad child paths (xstate/graph)', () => {
+  itCoversEveryStateAndTransition(postLoadGraph);
+
+  it('never emits a redirect on a path that did not pass the allowlist', () => {
+    const redirecting = postLoadGraph.paths.filter((path) => activePaths(path.state.value).includes('redirecting'));
+    expect(redirecting.length).toBeGreaterThan(0);
+    for (const path of redirecting) {
+      const request = path.steps
+        .map((step) => step.event as { type: string; output?: { uri?: string } })
+        .find((event) => event.type.startsWith('xstate.done.actor.') && typeof event.output?.uri === 'string');
+      expect(request?.output?.uri).toBe(ALLOWED_REDIRECT);
     }
   });
 });

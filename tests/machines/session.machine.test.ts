@@ -918,7 +918,7 @@ describe('account actions', () => {
     expect(ofType('session.notify')).toEqual([
       { type: 'session.notify', tone: 'error', title: 'Handle not Available', message: 'Your handle is not available Please choose another.' },
     ]);
-    expect(actor.getSnapshot().context.pendingHandle).toBeNull();
+    expect(actor.getSnapshot().children.account?.getSnapshot().context.pendingHandle).toBeNull();
     actor.stop();
   });
 

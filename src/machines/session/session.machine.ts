@@ -1,259 +1,24 @@
-import { assertEvent, assign, emit, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
-import { GUEST_USERNAME, STORAGE_KEYS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
-import { buildRedirectUrl, isAllowedRedirect } from '@/lib/redirect-target';
-import { errorMessage, errorName, getAccessToken, isNetworkError, listenToAuthEvents, loadCurrentUser, signOut, updateHandle } from '@/services/auth';
-import type { CurrentUser } from '@/services/auth';
-import { redeemCoupon } from '@/services/coupon';
-import { readStored, removeStored, writeStored } from '@/services/storage';
-import { checkUsernameAvailable, deleteAccount } from '@/services/users';
-import { authFormsMachine } from '@/machines/session/auth-forms.machine';
+import { errorMessage } from '@/services/auth';
 import { AUTH_FORMS_EVENT_TYPES } from '@/machines/session/auth-forms.types';
-import type { AuthFormsEvent } from '@/machines/session/auth-forms.types';
-import { creditsMachine } from '@/machines/session/credits.machine';
-import { emailVerificationMachine } from '@/machines/session/email-verification.machine';
-import { routeAfterLoad, hasHandoffParams, storeHandoff, stripHandoffParams, takeCouponCode, takeRedirectRequest } from '@/machines/session/handoff';
-import type { RedirectRequest } from '@/machines/session/handoff';
-import { networkRetryDelay } from '@/machines/session/network-backoff';
+import { forwardAll, sessionSetup } from '@/machines/session/session.setup';
 import { SESSION_TEXTS } from '@/machines/session/session.texts';
-import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
-import type { TokenRefreshEvent } from '@/machines/session/token-refresh.machine';
-import type { SessionContext, SessionEmitted, SessionEvent, SessionInput, SessionModal, SessionTag } from '@/machines/session/session.types';
 
 export type { CurrentUser, MfaMethod, SignInStep } from '@/services/auth';
 export type { RedirectRequest } from '@/machines/session/handoff';
+export type * from '@/machines/session/session.types';
 
-export type {
-  SessionContext,
-  SessionEmitted,
-  SessionEvent,
-  SessionInput,
-  SessionInternalEvent,
-  SessionModal,
-  SessionTag,
-  SessionUiEvent,
-} from '@/machines/session/session.types';
+const toHome = { type: 'navigate', params: { to: ROUTES.home, replace: false } } as const;
 
 /**
- * Who is signed in, and everything that follows from it (SPEC §1, §2.1, §2.2, §3, §4, §8).
- *
- * booting → signedOut ⇄ signingIn (MFA selection, MFA code, new password) → signedIn
- * (loadingUser → postLoad → ready, next to a `tokens` region that refreshes the session every 50
- * minutes and survives a lost network) → signingOut → signedOut. Sign-up, its confirmation and
- * the password reset are views of signedOut. Navigation, leaving the page and toasts go out as
- * emitted events; the children `credits` and `emailVerification` live while someone is signed in.
+ * Who is signed in, and what follows from it (SPEC §1, §2.1, §2.2, §3, §4, §8): booting →
+ * signedOut (child `authForms`) → signedIn (flow: loadingUser → postLoad (child `postLoad`) →
+ * ready, beside `tokens`, child `tokenRefresh`) → signingOut → signedOut. Child `account`, for the
+ * whole session, is the one place the user is loaded and runs the account actions; `credits` and
+ * `emailVerification` live while someone is signed in. Navigation and toasts are emitted events.
  */
-/** What this person has already seen in this sign-in (nothing for another person's record). */
-const overlaysSeen = (userId: string): { userId: string; guestWelcome: boolean; verifyEmailLater: boolean } => {
-  const stored = readStored(STORAGE_KEYS.overlaysSeen);
-  return stored?.userId === userId ? stored : { userId, guestWelcome: false, verifyEmailLater: false };
-};
-
-/** The forms' events, forwarded to the `authForms` child while it runs. */
-const forwardToAuthForms = Object.fromEntries(AUTH_FORMS_EVENT_TYPES.map((type) => [type, { actions: 'forwardToAuthForms' }])) as Record<
-  (typeof AUTH_FORMS_EVENT_TYPES)[number],
-  { actions: 'forwardToAuthForms' }
->;
-
-export const sessionMachine = setup({
-  types: {
-    context: {} as SessionContext,
-    events: {} as SessionEvent,
-    input: {} as SessionInput,
-    emitted: {} as SessionEmitted,
-    tags: {} as SessionTag,
-    children: {} as {
-      authForms: 'authForms';
-      credits: 'credits';
-      emailVerification: 'emailVerification';
-      tokenRefresh: 'tokenRefresh';
-    },
-  },
-  actors: {
-    authEvents: fromCallback(({ sendBack }) => listenToAuthEvents(sendBack)),
-    networkStatus: fromCallback(({ sendBack }) => {
-      const online = () => sendBack({ type: 'network.online' });
-      const offline = () => sendBack({ type: 'network.offline' });
-      window.addEventListener('online', online);
-      window.addEventListener('offline', offline);
-      return () => {
-        window.removeEventListener('online', online);
-        window.removeEventListener('offline', offline);
-      };
-    }),
-    loadUser: fromPromise<CurrentUser | null>(() => loadCurrentUser()),
-    signOut: fromPromise<void>(() => signOut()),
-    takeRedirectRequest: fromPromise<RedirectRequest | null, { search: string }>(async ({ input }) =>
-      takeRedirectRequest(input.search),
-    ),
-    buildRedirect: fromPromise<string, { uri: string; state: string }>(async ({ input }) => {
-      const token = await getAccessToken();
-      if (!token) throw new Error(MESSAGES.notAuthenticated);
-      return buildRedirectUrl(input.uri, token, input.state);
-    }),
-    redeemPendingCoupon: fromPromise<{ credits: number } | null, { search: string }>(async ({ input }) => {
-      const code = takeCouponCode(input.search);
-      if (!code) return null;
-      const { credits } = await redeemCoupon(code);
-      return { credits };
-    }),
-    checkHandle: fromPromise<boolean, { handle: string }>(
-      async ({ input }) => (await checkUsernameAvailable(input.handle)).available,
-    ),
-    saveHandle: fromPromise<void, { handle: string }>(({ input }) => updateHandle(input.handle)),
-    deleteAccount: fromPromise<void>(async () => {
-      await deleteAccount();
-    }),
-    authForms: authFormsMachine,
-    credits: creditsMachine,
-    tokenRefresh: tokenRefreshMachine,
-    emailVerification: emailVerificationMachine,
-  },
-  guards: {
-    hasHandleText: ({ event }) => event.type === 'session.setHandle' && event.handle.trim() !== '',
-    isUser: (_, params: { user: CurrentUser | null }) => params.user !== null,
-    isNetworkError: (_, params: { error: unknown }) => isNetworkError(params.error),
-    /** Cognito refused the handle because another account holds it (the server's claim lost a race). */
-    isHandleTaken: (_, params: { error: unknown }) => errorName(params.error) === 'AliasExistsException',
-    userReloadDue: ({ context }) => context.userReloadDue,
-    redirectAllowed: ({ context }, params: { request: RedirectRequest | null }) =>
-      params.request !== null && isAllowedRedirect(params.request.uri, context.redirectAllowlist),
-    isGuest: ({ context }) => context.currentUser?.username === GUEST_USERNAME,
-    /** The guest welcome comes once per sign-in (issue 17), not on every reload or deep link. */
-    welcomesGuest: ({ context }) =>
-      context.currentUser?.username === GUEST_USERNAME && !overlaysSeen(context.currentUser.userId).guestWelcome,
-    couponRedeemed: (_, params: { result: { credits: number } | null }) => params.result !== null,
-    isTrue: (_, params: { value: boolean }) => params.value,
-  },
-  actions: {
-    setLocation: assign(({ event }) => {
-      assertEvent(event, 'location.changed');
-      return { location: { pathname: event.pathname, search: event.search } };
-    }),
-    /** SPEC §4: what a URL hands over while nobody is signed in is kept until the user is known. */
-    storeHandoff: ({ context }) => storeHandoff(context.location.search),
-    setUser: assign((_, params: { user: CurrentUser | null }) => ({ currentUser: params.user })),
-    clearSignedIn: assign({
-      currentUser: null,
-      modals: [],
-      pendingRedirect: null,
-      pendingHandle: null,
-      userReloadDue: false,
-    }),
-    clearAuthError: assign({ authError: null }),
-    /** The failure of the actor whose error event is being handled, shown on /authentication. */
-    setAuthError: assign(({ event }) => ({
-      authError: errorMessage('error' in event ? event.error : undefined, SESSION_TEXTS.signInFailed),
-    })),
-    setAuthErrorText: assign((_, params: { message: string }) => ({ authError: params.message })),
-    forwardToAuthForms: sendTo('authForms', ({ event }) => event as AuthFormsEvent),
-    pushModal: assign(({ context }, params: { modal: SessionModal }) => ({ modals: [...context.modals, params.modal] })),
-    popModal: assign(({ context }) => ({ modals: context.modals.slice(0, -1) })),
-    noteRefusedRedirect: assign(({ context }, params: { request: RedirectRequest | null }) =>
-      params.request ? { modals: [...context.modals, { kind: 'redirectRefused' as const, redirectUri: params.request.uri }] } : {},
-    ),
-    setPendingRedirect: assign((_, params: { request: RedirectRequest | null }) => ({ pendingRedirect: params.request })),
-    emitRedirect: emit((_, params: { url: string }) => ({ type: 'session.redirect' as const, url: params.url })),
-    navigate: emit((_, params: { to: string; replace: boolean }) => ({
-      type: 'session.navigate' as const,
-      to: params.to,
-      replace: params.replace,
-    })),
-    notify: emit((_, params: { tone: 'success' | 'error'; title: string; message: string }) => ({
-      type: 'session.notify' as const,
-      ...params,
-    })),
-    /**
-     * The end of the post-load steps: the routing of SPEC §2.1, or, for a person who stays on the
-     * page, the handoff parameters taken off the address so a reload does not use them again.
-     */
-    finishPostLoad: enqueueActions(({ context, enqueue }) => {
-      const { pathname, search } = context.location;
-      const to = context.currentUser ? routeAfterLoad(context.currentUser, pathname) : null;
-      if (to !== null) {
-        // The sign-in page does not stay behind in the history.
-        enqueue.emit({ type: 'session.navigate', to, replace: pathname.startsWith(ROUTES.authentication) });
-      } else if (hasHandoffParams(search)) {
-        enqueue.emit({ type: 'session.navigate', to: `${pathname}${stripHandoffParams(search)}`, replace: true });
-      }
-    }),
-    /** The Verify Email modal exists while the signed-in user's e-mail is not verified. */
-    syncEmailVerification: enqueueActions(({ context, enqueue }) => {
-      const user = context.currentUser;
-      const needsVerification = user !== null && user.attributes.email_verified !== 'true';
-      if (needsVerification && !context.emailVerificationSpawned) {
-        const startClosed = overlaysSeen(user.userId).verifyEmailLater;
-        enqueue.spawnChild('emailVerification', { id: 'emailVerification', input: { startClosed } });
-        enqueue.assign({ emailVerificationSpawned: true });
-      } else if (!needsVerification && context.emailVerificationSpawned) {
-        enqueue.stopChild('emailVerification');
-        enqueue.assign({ emailVerificationSpawned: false });
-      }
-    }),
-    rememberOverlaySeen: enqueueActions(({ context }, params: { overlay: 'guestWelcome' | 'verifyEmailLater' }) => {
-      const userId = context.currentUser?.userId;
-      if (userId) writeStored(STORAGE_KEYS.overlaysSeen, { ...overlaysSeen(userId), [params.overlay]: true });
-    }),
-    /** An account-level event: the top banner says it on the page the person lands on (README "Top banner"). */
-    announceAccountDeleted: emit({ type: 'session.banner' as const, kind: 'success' as const, message: SESSION_TEXTS.accountDeleted }),
-    /** Signing out ends the sign-in: the next one shows its overlays again. */
-    forgetOverlaysSeen: enqueueActions(() => {
-      removeStored(STORAGE_KEYS.overlaysSeen);
-    }),
-    stopEmailVerification: enqueueActions(({ enqueue }) => {
-      enqueue.stopChild('emailVerification');
-      enqueue.assign({ emailVerificationSpawned: false });
-    }),
-    markEmailVerified: assign(({ context }) =>
-      context.currentUser
-        ? { currentUser: { ...context.currentUser, attributes: { ...context.currentUser.attributes, email_verified: 'true' } } }
-        : {},
-    ),
-    refreshCredits: sendTo('credits', { type: 'credits.refresh' }),
-    requestUserReload: raise({ type: 'session.refreshUser' }),
-    setPendingHandle: assign(({ event }) => {
-      assertEvent(event, 'session.setHandle');
-      return { pendingHandle: event.handle.trim() };
-    }),
-    clearPendingHandle: assign({ pendingHandle: null }),
-    /** SPEC §8: the handle is taken (or could not be checked). */
-    notifyHandleNotAvailable: enqueueActions(({ enqueue }) => {
-      enqueue.assign({ pendingHandle: null });
-      enqueue.emit({ type: 'session.notify', tone: 'error', ...MESSAGES.handleNotAvailable });
-    }),
-    /** After a handle is saved: to its profile, whether or not the user could be reloaded. */
-    navigateToSavedHandle: enqueueActions(({ context, enqueue }) => {
-      enqueue.emit({
-        type: 'session.navigate',
-        to: ROUTES.profile(encodeURIComponent(context.pendingHandle ?? '')),
-        replace: false,
-      });
-      // Issue 17: saving a handle says so (the profile it moved to is not confirmation enough).
-      enqueue.emit({
-        type: 'session.notify',
-        tone: 'success',
-        title: SESSION_TEXTS.handleSaved,
-        message: SESSION_TEXTS.handleSavedMessage(context.pendingHandle ?? ''),
-      });
-      enqueue.assign({ pendingHandle: null });
-    }),
-    countNetworkRetry: assign(({ context }) => ({ networkRetries: context.networkRetries + 1 })),
-    resetNetworkRetries: assign({ networkRetries: 0 }),
-    markUserReloadDue: assign({ userReloadDue: true }),
-    forwardToTokenRefresh: sendTo('tokenRefresh', ({ event }) => event as TokenRefreshEvent),
-    /**
-     * A child moved: that is a new session snapshot, so what reads the children through the
-     * session's selectors (React's useSelector, waitFor) sees it.
-     */
-    noteChildSnapshot: assign(({ context }) => ({ childSnapshots: context.childSnapshots + 1 })),
-    clearUserReloadDue: assign({ userReloadDue: false }),
-  },
-  delays: {
-    /** 2 s, 4 s, 8 s, … up to a minute between attempts while the network seems down. */
-    networkRetry: ({ context }) => networkRetryDelay(context.networkRetries),
-  },
-}).createMachine({
+export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
   context: ({ input }) => ({
     location: { pathname: input.location.pathname, search: input.location.search },
@@ -264,8 +29,6 @@ export const sessionMachine = setup({
     currentUser: null,
     authError: null,
     modals: [],
-    pendingRedirect: null,
-    pendingHandle: null,
     emailVerificationSpawned: false,
     networkRetries: 0,
     userReloadDue: false,
@@ -274,16 +37,13 @@ export const sessionMachine = setup({
   invoke: [
     { src: 'authEvents', id: 'authEvents' },
     { src: 'networkStatus', id: 'networkStatus' },
+    { src: 'account', id: 'account', systemId: 'account', onSnapshot: { actions: 'noteChildSnapshot' } },
   ],
   on: {
     'location.changed': { actions: 'setLocation' },
     'modal.confirm': { actions: 'popModal' },
-    'auth.redirectFailed': {
-      actions: { type: 'setAuthErrorText', params: ({ event }) => ({ message: event.message }) },
-    },
-    'credits.fetchFailed': {
-      actions: { type: 'notify', params: { tone: 'error', ...MESSAGES.creditsFetchFailed } },
-    },
+    'auth.redirectFailed': { actions: { type: 'setAuthErrorText', params: ({ event }) => ({ message: event.message }) } },
+    'credits.fetchFailed': { actions: { type: 'notify', params: { tone: 'error', ...MESSAGES.creditsFetchFailed } } },
     'emailVerification.verified': {
       actions: [
         { type: 'notify', params: { tone: 'success', ...MESSAGES.emailVerified } },
@@ -293,20 +53,12 @@ export const sessionMachine = setup({
         'requestUserReload',
       ],
     },
-    'emailVerification.later': {
-      actions: { type: 'rememberOverlaySeen', params: { overlay: 'verifyEmailLater' } },
-    },
+    'emailVerification.later': { actions: { type: 'rememberOverlaySeen', params: { overlay: 'verifyEmailLater' } } },
     'emailVerification.failed': {
-      actions: {
-        type: 'notify',
-        params: ({ event }) => ({ tone: 'error' as const, title: MESSAGES.invalidCode.title, message: event.message }),
-      },
+      actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, title: MESSAGES.invalidCode.title, message: event.message }) },
     },
     'emailVerification.sendFailed': {
-      actions: {
-        type: 'notify',
-        params: ({ event }) => ({ tone: 'error' as const, title: SESSION_TEXTS.codeNotSent, message: event.message }),
-      },
+      actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, title: SESSION_TEXTS.codeNotSent, message: event.message }) },
     },
   },
   initial: 'booting',
@@ -317,17 +69,17 @@ export const sessionMachine = setup({
       on: { 'auth.signedIn': '#session.signedIn' },
       states: {
         loading: {
-          invoke: {
-            src: 'loadUser',
-            onDone: [
+          entry: 'loadUser',
+          on: {
+            'account.loaded': [
               {
-                guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                guard: { type: 'isUser', params: ({ event }) => ({ user: event.user }) },
                 target: '#session.signedIn.flow.postLoad',
-                actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+                actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.user }) }, 'syncEmailVerification'],
               },
               { target: '#session.signedOut' },
             ],
-            onError: [
+            'account.loadFailed': [
               { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
               // A revoked token or a deleted user: Amplify still holds tokens, so clear them.
               { target: 'clearingTokens' },
@@ -343,13 +95,7 @@ export const sessionMachine = setup({
           on: { 'network.online': { target: 'loading', actions: 'resetNetworkRetries' } },
         },
         /** Signing out at boot; the person stays on the page they opened, signed out. */
-        clearingTokens: {
-          invoke: {
-            src: 'signOut',
-            onDone: '#session.signedOut',
-            onError: '#session.signedOut',
-          },
-        },
+        clearingTokens: { invoke: { src: 'signOut', onDone: '#session.signedOut', onError: '#session.signedOut' } },
       },
     },
 
@@ -373,22 +119,19 @@ export const sessionMachine = setup({
         'location.changed': { actions: ['setLocation', 'storeHandoff'] },
         'auth.signedIn': 'signedIn',
         'auth.redirectFailed': { actions: 'forwardToAuthForms' },
-        ...forwardToAuthForms,
+        ...forwardAll(AUTH_FORMS_EVENT_TYPES, 'forwardToAuthForms'),
       },
     },
 
     signedIn: {
       type: 'parallel',
       entry: ['clearAuthError', 'resetNetworkRetries'],
-      exit: ['stopEmailVerification', 'forgetOverlaysSeen'],
+      exit: ['stopEmailVerification', 'forgetOverlaysSeen', 'resetAccount'],
       // Reached through the actor system by other machines (the jobs registry), by this systemId.
       invoke: { src: 'credits', id: 'credits', systemId: 'credits' },
       on: {
         // SPEC §4 auth events: signedOut goes to "/" (signedIn is handled by `flow`).
-        'auth.signedOut': {
-          target: 'signedOut',
-          actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } },
-        },
+        'auth.signedOut': { target: 'signedOut', actions: toHome },
         'session.signOut': 'signingOut',
       },
       states: {
@@ -402,22 +145,22 @@ export const sessionMachine = setup({
           },
           states: {
             loadingUser: {
-              on: { 'auth.signedIn': { target: 'loadingUser', reenter: true, actions: 'refreshCredits' } },
-              invoke: {
-                src: 'loadUser',
-                onDone: [
+              entry: 'loadUser',
+              on: {
+                'auth.signedIn': { target: 'loadingUser', reenter: true, actions: 'refreshCredits' },
+                'account.loaded': [
                   {
-                    guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                    guard: { type: 'isUser', params: ({ event }) => ({ user: event.user }) },
                     target: 'postLoad',
-                    actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+                    actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.user }) }, 'syncEmailVerification'],
                   },
                   { target: '#session.signedOut' },
                 ],
-                onError: [
+                'account.loadFailed': [
                   { guard: { type: 'isNetworkError', params: ({ event }) => ({ error: event.error }) }, target: 'waitingForNetwork' },
                   {
                     target: '#session.signingOut',
-                    actions: 'setAuthError',
+                    actions: { type: 'setAuthErrorText', params: ({ event }) => ({ message: errorMessage(event.error, SESSION_TEXTS.signInFailed) }) },
                   },
                 ],
               },
@@ -431,111 +174,52 @@ export const sessionMachine = setup({
                 'auth.signedIn': { target: 'loadingUser', actions: ['resetNetworkRetries', 'refreshCredits'] },
               },
             },
-            /** SPEC §4 "After a user is loaded", in its order. */
+            /** SPEC §4 "After a user is loaded": the `postLoad` child, then the user reloaded after a coupon. */
             postLoad: {
               entry: 'resetNetworkRetries',
-              initial: 'checkingRedirect',
+              initial: 'steps',
+              on: {
+                'postLoad.showModal': { actions: { type: 'pushModal', params: ({ event }) => ({ modal: event.modal }) } },
+                'postLoad.redirect': { actions: { type: 'emitRedirect', params: ({ event }) => ({ url: event.url }) } },
+                'postLoad.couponRedeemed': {
+                  actions: ['refreshCredits', { type: 'pushModal', params: ({ event }) => ({ modal: { kind: 'coupon' as const, credits: event.credits } }) }],
+                },
+              },
               states: {
-                checkingRedirect: {
+                steps: {
                   invoke: {
-                    src: 'takeRedirectRequest',
-                    input: ({ context }) => ({ search: context.location.search }),
-                    onDone: [
-                      {
-                        guard: { type: 'redirectAllowed', params: ({ event }) => ({ request: event.output }) },
-                        target: 'redirecting',
-                        actions: { type: 'setPendingRedirect', params: ({ event }) => ({ request: event.output }) },
-                      },
-                      // A refused redirect is reported, and the person carries on signed in.
-                      {
-                        guard: 'welcomesGuest',
-                        target: 'guestWelcome',
-                        actions: [
-                          { type: 'noteRefusedRedirect', params: ({ event }) => ({ request: event.output }) },
-                          { type: 'pushModal', params: { modal: { kind: 'guestWelcome' } } },
-                        ],
-                      },
-                      {
-                        target: 'redeemingCoupon',
-                        actions: { type: 'noteRefusedRedirect', params: ({ event }) => ({ request: event.output }) },
-                      },
-                    ],
-                    onError: [
-                      {
-                        guard: 'welcomesGuest',
-                        target: 'guestWelcome',
-                        actions: { type: 'pushModal', params: { modal: { kind: 'guestWelcome' } } },
-                      },
-                      { target: 'redeemingCoupon' },
-                    ],
-                  },
-                },
-                redirecting: {
-                  invoke: {
-                    src: 'buildRedirect',
+                    src: 'postLoad',
+                    id: 'postLoad',
+                    systemId: 'postLoad',
                     input: ({ context }) => ({
-                      uri: context.pendingRedirect?.uri ?? '',
-                      state: context.pendingRedirect?.state ?? '',
+                      user: context.currentUser!,
+                      search: context.location.search,
+                      redirectAllowlist: context.redirectAllowlist,
                     }),
-                    onDone: {
-                      target: '#session.signedIn.flow.ready',
-                      actions: [
-                        { type: 'emitRedirect', params: ({ event }) => ({ url: event.output }) },
-                        { type: 'setPendingRedirect', params: { request: null } },
-                      ],
-                    },
-                    onError: {
-                      target: '#session.signedIn.flow.ready',
-                      actions: [{ type: 'setPendingRedirect', params: { request: null } }, 'finishPostLoad'],
-                    },
-                  },
-                },
-                guestWelcome: {
-                  on: {
-                    'modal.confirm': {
-                      target: 'redeemingCoupon',
-                      actions: ['popModal', { type: 'rememberOverlaySeen', params: { overlay: 'guestWelcome' } }],
-                    },
-                  },
-                },
-                redeemingCoupon: {
-                  invoke: {
-                    src: 'redeemPendingCoupon',
-                    input: ({ context }) => ({ search: context.location.search }),
                     onDone: [
-                      {
-                        guard: { type: 'couponRedeemed', params: ({ event }) => ({ result: event.output }) },
-                        target: 'reloadingUser',
-                        actions: [
-                          'refreshCredits',
-                          {
-                            type: 'pushModal',
-                            params: ({ event }) => ({ modal: { kind: 'coupon' as const, credits: event.output?.credits ?? 0 } }),
-                          },
-                        ],
-                      },
+                      { guard: { type: 'postLoadEnds', params: ({ event }) => ({ output: event.output, next: 'reloadUser' }) }, target: 'reloadingUser' },
+                      { guard: { type: 'postLoadEnds', params: ({ event }) => ({ output: event.output, next: 'redirected' }) }, target: '#session.signedIn.flow.ready' },
                       { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
                     ],
-                    // SPEC §4/§8: a failed redemption is ignored silently.
-                    onError: { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
+                    onSnapshot: { actions: 'noteChildSnapshot' },
+                  },
+                  on: {
+                    'modal.confirm': { actions: ['popModal', 'forwardToPostLoad'] },
+                    'location.changed': { actions: ['setLocation', 'forwardToPostLoad'] },
                   },
                 },
                 reloadingUser: {
-                  invoke: {
-                    src: 'loadUser',
-                    onDone: [
+                  entry: 'loadUser',
+                  on: {
+                    'account.loaded': [
                       {
-                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.user }) },
                         target: '#session.signedIn.flow.ready',
-                        actions: [
-                          { type: 'setUser', params: ({ event }) => ({ user: event.output }) },
-                          'syncEmailVerification',
-                          'finishPostLoad',
-                        ],
+                        actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.user }) }, 'syncEmailVerification', 'finishPostLoad'],
                       },
                       { target: '#session.signedOut' },
                     ],
-                    onError: { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
+                    'account.loadFailed': { target: '#session.signedIn.flow.ready', actions: 'finishPostLoad' },
                   },
                 },
               },
@@ -546,101 +230,40 @@ export const sessionMachine = setup({
                 idle: {
                   always: { guard: 'userReloadDue', target: 'reloadingUser' },
                   on: {
-                    'session.setHandle': { guard: 'hasHandleText', target: 'checkingHandle', actions: 'setPendingHandle' },
-                    'session.deleteAccount': 'deletingAccount',
+                    'session.setHandle': { guard: 'hasHandleText', target: 'accountAction', actions: 'forwardToAccount' },
+                    'session.deleteAccount': { target: 'accountAction', actions: 'forwardToAccount' },
                     'session.refreshUser': 'reloadingUser',
                   },
                 },
-                checkingHandle: {
-                  tags: 'handleChecking',
-                  invoke: {
-                    src: 'checkHandle',
-                    input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
-                    onDone: [
-                      { guard: { type: 'isTrue', params: ({ event }) => ({ value: event.output }) }, target: 'savingHandle' },
-                      { target: 'idle', actions: 'notifyHandleNotAvailable' },
-                    ],
-                    // SPEC §8: a failed check shows the same toast and counts as not available.
-                    onError: { target: 'idle', actions: 'notifyHandleNotAvailable' },
-                  },
-                },
-                savingHandle: {
-                  tags: 'handleSaving',
-                  invoke: {
-                    src: 'saveHandle',
-                    input: ({ context }) => ({ handle: context.pendingHandle ?? '' }),
-                    onDone: 'reloadingAfterHandle',
-                    onError: [
-                      {
-                        guard: { type: 'isHandleTaken', params: ({ event }) => ({ error: event.error }) },
-                        target: 'idle',
-                        actions: 'notifyHandleNotAvailable',
-                      },
-                      {
-                        target: 'idle',
-                        actions: [
-                          'clearPendingHandle',
-                          {
-                            type: 'notify',
-                            params: ({ event }) => ({
-                              tone: 'error' as const,
-                              title: SESSION_TEXTS.handleNotSaved,
-                              message: errorMessage(event.error),
-                            }),
-                          },
-                        ],
-                      },
-                    ],
-                  },
-                },
-                reloadingAfterHandle: {
-                  tags: 'handleSaving',
-                  invoke: {
-                    src: 'loadUser',
-                    onDone: {
+                /** The `account` child saves a handle or deletes the account. */
+                accountAction: {
+                  on: {
+                    'account.handleSaved': {
                       target: 'idle',
                       actions: [
-                        { type: 'setUser', params: ({ event, context }) => ({ user: event.output ?? context.currentUser }) },
-                        'navigateToSavedHandle',
+                        { type: 'setUser', params: ({ context, event }) => ({ user: event.user ?? context.currentUser }) },
+                        { type: 'navigateToSavedHandle', params: ({ event }) => ({ handle: event.handle }) },
                       ],
                     },
-                    onError: { target: 'idle', actions: 'navigateToSavedHandle' },
-                  },
-                },
-                deletingAccount: {
-                  tags: 'accountBusy',
-                  invoke: {
-                    src: 'deleteAccount',
-                    onDone: {
-                      target: '#session.signingOut',
-                      actions: 'announceAccountDeleted',
-                    },
-                    onError: {
+                    'account.actionFailed': {
                       target: 'idle',
-                      actions: {
-                        type: 'notify',
-                        params: ({ event }) => ({
-                          tone: 'error' as const,
-                          title: SESSION_TEXTS.accountNotDeleted,
-                          message: errorMessage(event.error),
-                        }),
-                      },
+                      actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, title: event.title, message: event.message }) },
                     },
+                    'account.deleted': { target: '#session.signingOut', actions: 'announceAccountDeleted' },
                   },
                 },
                 reloadingUser: {
-                  entry: 'clearUserReloadDue',
-                  invoke: {
-                    src: 'loadUser',
-                    onDone: [
+                  entry: ['clearUserReloadDue', 'loadUser'],
+                  on: {
+                    'account.loaded': [
                       {
-                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+                        guard: { type: 'isUser', params: ({ event }) => ({ user: event.user }) },
                         target: 'idle',
-                        actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.output }) }, 'syncEmailVerification'],
+                        actions: [{ type: 'setUser', params: ({ event }) => ({ user: event.user }) }, 'syncEmailVerification'],
                       },
                       { target: '#session.signedOut' },
                     ],
-                    onError: 'idle',
+                    'account.loadFailed': 'idle',
                   },
                 },
               },
@@ -657,29 +280,19 @@ export const sessionMachine = setup({
             onDone: '#session.signingOut',
             onSnapshot: { actions: 'noteChildSnapshot' },
           },
-          on: {
-            'network.online': { actions: 'forwardToTokenRefresh' },
-            'network.offline': { actions: 'forwardToTokenRefresh' },
-            'auth.tokenRefreshed': { actions: 'forwardToTokenRefresh' },
-            'auth.tokenRefreshFailed': { actions: 'forwardToTokenRefresh' },
-          },
+          on: forwardAll(['network.online', 'network.offline', 'auth.tokenRefreshed', 'auth.tokenRefreshFailed'], 'forwardToTokenRefresh'),
         },
       },
     },
 
     signingOut: {
       tags: 'accountBusy',
-      on: {
-        'auth.signedOut': {
-          target: 'signedOut',
-          actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } },
-        },
-      },
+      on: { 'auth.signedOut': { target: 'signedOut', actions: toHome } },
       invoke: {
         src: 'signOut',
         // Amplify clears the local tokens even when it cannot reach Cognito, so both end signed out.
-        onDone: { target: 'signedOut', actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } } },
-        onError: { target: 'signedOut', actions: { type: 'navigate', params: { to: ROUTES.home, replace: false } } },
+        onDone: { target: 'signedOut', actions: toHome },
+        onError: { target: 'signedOut', actions: toHome },
       },
     },
   },

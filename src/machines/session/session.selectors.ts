@@ -37,11 +37,12 @@ const AUTH_VIEWS: readonly AuthView[] = [
 const CHILD_PLACES: Readonly<Record<string, readonly string[]>> = {
   // The forms' own top states (signedOut ⇄ signingIn) stand in for the root's signedOut.
   authForms: [],
+  postLoad: ['signedIn', 'flow', 'postLoad'],
   tokenRefresh: ['signedIn', 'tokens'],
 };
 
 /** The children whose tags the session's tag selectors read too. */
-const TAGGED_CHILDREN = ['authForms', 'tokenRefresh'] as const;
+const TAGGED_CHILDREN = ['account', 'authForms', 'tokenRefresh'] as const;
 
 /** A tag of the session or of one of its running children. */
 const hasTag = (snapshot: SessionSnapshot, tag: SessionTag): boolean =>

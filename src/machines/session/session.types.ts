@@ -3,7 +3,8 @@ import type { AuthEvent, CurrentUser } from '@/services/auth';
 import type { AuthFormsEvent, AuthFormsTag } from '@/machines/session/auth-forms.types';
 import type { CreditsParentEvent } from '@/machines/session/credits.machine';
 import type { EmailVerificationParentEvent } from '@/machines/session/email-verification.machine';
-import type { RedirectRequest } from '@/machines/session/handoff';
+import type { AccountParentEvent } from '@/machines/session/account.machine';
+import type { PostLoadParentEvent } from '@/machines/session/post-load.machine';
 
 export interface SessionInput {
   /** Where the app started. */
@@ -31,10 +32,6 @@ export interface SessionContext {
   authError: string | null;
   /** Modals shown over any page; the last one is on top. */
   modals: SessionModal[];
-  /** An allowlisted redirect waiting for its access token. */
-  pendingRedirect: RedirectRequest | null;
-  /** The handle being checked or saved. */
-  pendingHandle: string | null;
   /** The `emailVerification` child exists (it stays, closed, after Cancel). */
   emailVerificationSpawned: boolean;
   /** Attempts at loading the user since the network was last seen failing (sets the back-off). */
@@ -62,6 +59,8 @@ export type SessionInternalEvent =
   | { type: 'network.offline' }
   /** Amplify's Hub, as services/auth maps it. */
   | AuthEvent
+  | AccountParentEvent
+  | PostLoadParentEvent
   | CreditsParentEvent
   | EmailVerificationParentEvent;
 
