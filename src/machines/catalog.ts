@@ -29,7 +29,6 @@ import { emailVerificationMachine } from '@/machines/session/email-verification.
 import { postLoadMachine } from '@/machines/session/post-load.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
-import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -53,10 +52,6 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(sessionMachine, 'Session'),
   entry(creditsMachine, 'Credits (session child)'),
   entry(emailVerificationMachine, 'Email verification'),
-  entry(tokenRefreshMachine, 'Token refresh (session child)'),
-  entry(authFormsMachine, 'Sign-in forms (session child)'),
-  entry(accountMachine, 'Account (session child)'),
-  entry(postLoadMachine, 'After sign-in steps (session child)'),
   entry(tokenRefreshMachine, 'Token refresh (session child)'),
   entry(authFormsMachine, 'Sign-in forms (session child)'),
   entry(accountMachine, 'Account (session child)'),
