@@ -23,7 +23,6 @@ export const UPSCALE_OPTIONS = [
   { value: '2X&DeepClean', label: '2X&DeepClean' },
   { value: '4X&DeepClean', label: '4X&DeepClean' },
 ] as const satisfies readonly Option[];
-export type UpscaleOption = (typeof UPSCALE_OPTIONS)[number]['value'];
 
 /** How attached audio and the video are fitted to each other. */
 export const AUDIO_SYNC_MODES = [
@@ -32,22 +31,17 @@ export const AUDIO_SYNC_MODES = [
   { value: 'MatchAudio', label: 'Match Audio' },
   { value: 'Strict', label: 'Strict' },
 ] as const satisfies readonly Option[];
-export type AudioSyncMode = (typeof AUDIO_SYNC_MODES)[number]['value'];
 
 export const FRAME_SELECTIONS = ['First', 'Last'] as const;
 export type FrameSelection = (typeof FRAME_SELECTIONS)[number];
 
 export const SPEED_QUALITY_OPTIONS = ['Fast', 'Normal'] as const;
-export type SpeedQuality = (typeof SPEED_QUALITY_OPTIONS)[number];
 
 export const ADJUST_DIRECTIONS = ['increase', 'decrease'] as const;
-export type AdjustDirection = (typeof ADJUST_DIRECTIONS)[number];
 
 export const NUMBER_KINDS = ['int', 'float'] as const;
-export type NumberKind = (typeof NUMBER_KINDS)[number];
 
 export const YES_NO = ['Yes', 'No'] as const;
-export type YesNo = (typeof YES_NO)[number];
 
 export const EDIT_OPERATIONS = [
   'CropToAspectRatio',
@@ -56,7 +50,6 @@ export const EDIT_OPERATIONS = [
   'LumaReframeVideo',
   'AttachAudio',
 ] as const;
-export type EditOperation = (typeof EDIT_OPERATIONS)[number];
 
 export const LANGUAGES = [
   { value: 'en', label: 'English' },
@@ -70,7 +63,6 @@ export const LANGUAGES = [
   { value: 'tr', label: 'Turkish' },
   { value: 'hi', label: 'Hindi' },
 ] as const satisfies readonly Option[];
-export type Language = (typeof LANGUAGES)[number]['value'];
 
 /** The generation statuses of SPEC §4, grouped the way the app reads them. */
 export const GENERATION_STATUSES = {
@@ -92,21 +84,13 @@ export const GENERATION_STATUSES = {
    */
   ended: ['failed', 'nsfw', 'cancelled'],
 } as const;
-export type EndedStatus = (typeof GENERATION_STATUSES.ended)[number];
 /** An item that finished with its file; SPEC §4's item list names only the other four. */
 export const ITEM_DONE_STATUS = 'success';
-export type ItemStatusOrDone = ItemStatus | typeof ITEM_DONE_STATUS;
-/** Every status a media job can be in: the families of SPEC §4 plus the ended ones. */
-export type GenerationStatus = SuccessStatus | ProcessingStatus | EndedStatus;
-export type SuccessStatus = (typeof GENERATION_STATUSES.success)[number];
-export type ProcessingStatus = (typeof GENERATION_STATUSES.processing)[number];
-export type ItemStatus = (typeof GENERATION_STATUSES.item)[number];
 
 export const MEDIA_KINDS = ['image', 'video', 'audio'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
+/** @public SPEC §3's collections, kept as data though no code reads them yet. */
 export const MEDIA_COLLECTIONS = ['media', 'asset', 'batch'] as const;
-export type MediaCollection = (typeof MEDIA_COLLECTIONS)[number];
 
 export const AI_STORY_STEPS = ['idea', 'storyboard', 'elements', 'scenes', 'scriptboard'] as const;
-export type AiStoryStep = (typeof AI_STORY_STEPS)[number];

@@ -170,7 +170,13 @@ export const FINETUNE_LIMITS = {
 export const GUEST_USERNAME = 'guest';
 /** Members of this identity group skip credit checks (SPEC §6). */
 export const DEVELOPER_GROUP = 'Developer';
+/**
+ * SPEC §9 constants that no code reads yet (the organisation member key, the social sign-in
+ * count, the MFA policy), kept here as data so SPEC §9 stays in one place.
+ * @public
+ */
 export const B2B_MEMBERS_KEY_PREFIX = 'b2b_members_';
-
+/** @public SPEC §9 (see above). */
 export const SOCIAL_PROVIDER_COUNT = 3;
+/** @public SPEC §9 (see above). */
 export const MFA = { required: false, methods: ['SMS', 'TOTP'] } as const;

@@ -7,7 +7,6 @@ export const TOOL_GROUPS = {
 } as const;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;
-export type GroupedTool = (typeof TOOL_GROUPS)[ToolGroup][number];
 
 export function isInToolGroup(group: ToolGroup, tool: string): boolean {
   return (TOOL_GROUPS[group] as readonly string[]).includes(tool);

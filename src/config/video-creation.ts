@@ -19,7 +19,6 @@ export const VIDEO_CREATION_TOOLS = {
   'extend-video': 'extend-video',
 } as const;
 export type VideoCreationType = keyof typeof VIDEO_CREATION_TOOLS;
-export type VideoCreationTool = (typeof VIDEO_CREATION_TOOLS)[VideoCreationType];
 export const VIDEO_CREATION_TYPES = Object.keys(VIDEO_CREATION_TOOLS) as VideoCreationType[];
 
 /** AI Motion's ways to start (SPEC §1, §2.10 topics 1, 2, 18): sent as `motion_mode`. */

@@ -19,8 +19,6 @@ import { isRecord } from '@/lib/records';
 /** `optional`: the user's token when someone is signed in, none otherwise (public pages that show more to their owner). */
 export type AuthMode = 'user' | 'none' | 'api-key-only' | 'optional';
 
-export { ApiError, isApiError } from '@/services/api-error';
-export type { ApiErrorKind } from '@/services/api-error';
 
 export type QueryValue = string | number | boolean | undefined;
 

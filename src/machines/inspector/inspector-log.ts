@@ -1,5 +1,4 @@
 import type { InspectionRecord } from '@/lib/inspection/hub';
-import type { JsonValue } from '@/lib/inspection/json-safe';
 
 /** Pure helpers over a list of inspection records, shared by the inspector machine and its selectors. */
 export type LogScope = 'actor' | 'all';
@@ -64,4 +63,3 @@ export function actorsInRecords(records: readonly InspectionRecord[]): ActorSumm
   return [...actors.values()];
 }
 
-export const stateValueOf = (record: InspectionRecord | null): JsonValue => record?.snapshotValue ?? null;

@@ -8,7 +8,12 @@ import { redeemCoupon } from '@/services/coupon';
 import { takeCouponCode, takeRedirectRequest } from '@/machines/session/handoff';
 import type { RedirectRequest } from '@/machines/session/handoff';
 import { overlaysSeen, rememberOverlaySeen } from '@/machines/session/overlays-seen';
-import type { SessionModal } from '@/machines/session/session.types';
+
+/** A modal the post-load steps raise (the session shows them in order). */
+export type SessionModal =
+  | { kind: 'guestWelcome' }
+  | { kind: 'coupon'; credits: number }
+  | { kind: 'redirectRefused'; redirectUri: string };
 
 export interface PostLoadInput {
   user: CurrentUser;

@@ -4,7 +4,7 @@ import type { AuthFormsEvent, AuthFormsTag } from '@/machines/session/auth-forms
 import type { CreditsParentEvent } from '@/machines/session/credits.machine';
 import type { EmailVerificationParentEvent } from '@/machines/session/email-verification.machine';
 import type { AccountParentEvent } from '@/machines/session/account.machine';
-import type { PostLoadParentEvent } from '@/machines/session/post-load.machine';
+import type { PostLoadParentEvent, SessionModal } from '@/machines/session/post-load.machine';
 
 export interface SessionInput {
   /** Where the app started. */
@@ -16,10 +16,8 @@ export interface SessionInput {
   socialProviders: readonly SocialProvider[];
 }
 
-export type SessionModal =
-  | { kind: 'guestWelcome' }
-  | { kind: 'coupon'; credits: number }
-  | { kind: 'redirectRefused'; redirectUri: string };
+/** The modals the post-load steps raise; defined beside them so that child imports nothing of its parent. */
+export type { SessionModal } from '@/machines/session/post-load.machine';
 
 export interface SessionContext {
   location: { pathname: string; search: string };

@@ -111,9 +111,6 @@ export function selectBusy(snapshot: StoryWizardSnapshot): StoryBusy {
   return null;
 }
 
-/** The error to show (a failed load, create, save of the idea, paid call, join…), on any step. */
-export const selectWizardError = (snapshot: StoryWizardSnapshot): string | null => snapshot.context.error;
-
 const account = (context: StoryWizardContext) => ({ user: context.user, credit: context.credit });
 
 /** Everything the wizard's steps show about the story; null before a story exists (a new one at the idea step). The same view for the same snapshot. */

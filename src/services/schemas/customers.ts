@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { CUSTOMER_NAME_MAX, TRANSFER_MAX_CREDITS } from '../../config/customers';
 
 export const customerRoles = ['owner', 'member'] as const;
-export type CustomerRole = (typeof customerRoles)[number];
 
 /** A business member (SPEC §6: keyed `b2b_members_{user id}`). */
 export const customerMemberSchema = z.object({

@@ -1,3 +1,2 @@
 /** The kinds of credit ledger rows (ARCHITECTURE.md §4); `reset` is the guest account's weekly return to its grant. */
 export const LEDGER_ENTRY_KINDS = ['debit', 'refund', 'purchase', 'coupon', 'transfer', 'grant', 'reset'] as const;
-export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];

@@ -47,7 +47,6 @@ export const jobRunSchema = z.object({
     {},
   ),
 });
-export type JobRun = z.infer<typeof jobRunSchema>;
 
 export const mediaFileSchema = z.object({
   id: z.string(),
@@ -57,7 +56,6 @@ export const mediaFileSchema = z.object({
   /** Kinora's: `result`, `thumbnail`, `original` (an upload as sent) or `input`. */
   role: z.string(),
 });
-export type MediaFile = z.infer<typeof mediaFileSchema>;
 
 export const mediaSchema = z.object({
   id: z.string(),
@@ -115,7 +113,6 @@ export type ProcessingStatus = z.infer<typeof processingStatusSchema>;
 
 /** GET media (Kinora's listing of the caller's own jobs, newest first; `?tool=&limit=`). */
 export const mediaListSchema = z.object({ items: z.array(mediaSchema) });
-export type MediaList = z.infer<typeof mediaListSchema>;
 
 /** GET media/{id}/file/{fileId}/get-url. */
 export const fileUrlSchema = z.object({ url: z.string(), expires_at: z.string() });
