@@ -27,6 +27,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Two test files at a time across the projects (vitest's default on 2 cores is one): the
+    // files wait on databases, servers and renders as much as they compute. One value for all
+    // projects, since vitest refuses projects with different worker counts in one run.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -76,7 +80,6 @@ export default defineConfig({
           // Each server test file starts its own server (port 0), database (in memory), emulator
           // (a free port, its own folder) and media folder, so two files run side by side.
           fileParallelism: true,
-          maxWorkers: 2,
         },
       },
     ],

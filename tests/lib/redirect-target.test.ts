@@ -5,7 +5,7 @@ import { selectModal, selectIsSignedIn, selectSessionStatus } from '@/machines/s
 import { getAccessToken } from '@/services/auth';
 import type * as AuthService from '@/services/auth';
 import { redeemCoupon } from '@/services/coupon';
-import { buildUser, createFakes, startSession } from '../machines/session.fixtures';
+import { buildUser, createFakes, startSession } from '../machines/session/session.fixtures';
 
 vi.mock('@/services/coupon', () => ({ redeemCoupon: vi.fn() }));
 vi.mock('@/services/auth', async (importOriginal) => ({

@@ -22,7 +22,7 @@ import {
 } from '@/lib/story';
 import { DEFAULT_STORY_IMAGE_MODEL, DEFAULT_STORY_VIDEO_MODEL } from '@/config/story';
 import type { Storyboard } from '@/services/schemas/story';
-import { buildBoard, buildStory, LOOK, withElements, withScenes, withSound, withVideos } from '../machines/story.fixtures';
+import { buildBoard, buildStory, LOOK, withElements, withScenes, withSound, withVideos } from '../machines/story/story.fixtures';
 
 const statusOf =
   (story: { media: Record<string, { status: string }> }): StatusOf =>

@@ -16,7 +16,7 @@ import {
   writeScriptBoard,
 } from '@/services/batch';
 import { server } from '../msw/server';
-import { buildBatch, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from '../machines/batch.fixtures';
+import { buildBatch, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from '../machines/batch/batch.fixtures';
 import { buildStatus } from './media.fixtures';
 
 vi.mock('@/services/auth', async (importOriginal) => ({

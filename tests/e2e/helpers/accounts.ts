@@ -98,7 +98,7 @@ export function freshHandle(prefix: string): string {
 
 /**
  * Set-up for the authenticator-app sign-in: the person has already paired an app (what the
- * server test tests/server/totp-sign-in.test.ts does through the same /cognito front):
+ * server test tests/server/auth/totp-sign-in.test.ts does through the same /cognito front):
  * AssociateSoftwareToken, VerifySoftwareToken with a computed code, then TOTP as the preferred MFA.
  * Returns the app's secret, from which the test computes the codes the app would show.
  */

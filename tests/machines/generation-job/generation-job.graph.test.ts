@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import type { AnyStateNode } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
+import { classifyStatus } from '@/lib/job-status';
+import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import type { GenerationJobEvent, GenerationJobInput } from '@/machines/generation-job/generation-job.machine';
+import type { GenerationJobSnapshot } from '@/machines/generation-job/generation-job.selectors';
+import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph } from '../../helpers/graph-coverage';
+import { buildFinishedMedia, buildJobInput, buildMedia, buildStatus, httpError, networkError } from './generation-job.fixtures';
+
+/**
+ * Model-based coverage of the generation job (ARCHITECTURE §3, §5; issue 4): the shortest paths
+ * from each way a job can start, over every event the machine accepts (actor answers included),
+ * must reach every state node where the job can rest, and together take every transition of the
+ * definition (tests/helpers/graph-coverage.ts). The nodes and edges come from the machine itself,
+ * so a state or transition added later that nothing reaches fails here.
+ */
+
+const machine = generationJobMachine;
+const nodeByPath = new Map<string, AnyStateNode>(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
+
+const NEWER = '2025-01-01T10:00:05.000Z';
+const OLDER = '2025-01-01T09:59:00.000Z';
+
+/** What each actor of the machine may answer with, by its name in `setup`. */
+const outputsBySrc: Record<string, readonly unknown[]> = {
+  submit: [
+    buildMedia(),
+    buildFinishedMedia(),
+    buildMedia({ status: 'failed', refunded: true, error: 'Engine failure' }),
+    buildMedia({ status: 'nsfw', refunded: true }),
+    buildMedia({ status: 'cancelled', refunded: true }),
+  ],
+  pollStatus: [
+    buildStatus({ status: 'processing_source', updated_at: NEWER }),
+    buildStatus({ status: 'queue_source', updated_at: OLDER }),
+    buildStatus({ status: 'success_image', updated_at: NEWER }),
+    buildStatus({ status: 'failed', updated_at: NEWER }),
+  ],
+  fetchMedia: [
+    buildFinishedMedia(),
+    buildMedia({ status: 'failed', refunded: true }),
+    buildMedia({ status: 'nsfw', refunded: true }),
+    buildMedia({ status: 'cancelled', refunded: true }),
+    buildMedia({ status: 'processing_source' }),
+  ],
+  cancelJob: [buildMedia({ status: 'cancelled', refunded: true }), buildMedia({ status: 'processing_source' })],
+};
+
+const errors = [networkError(), httpError(400, 'Bad request'), httpError(404, 'Not found'), httpError(409, 'Ended'), httpError(503, 'Busy')];
+
+/** The answers of the actors the active states invoke, as the done and error events XState sends. */
+const actorEvents = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] =>
+  activePaths(snapshot.value).flatMap((path) =>
+    (nodeByPath.get(path)?.invoke ?? []).flatMap((invoke) => {
+      const src = typeof invoke.src === 'string' ? invoke.src : '';
+      return [
+        ...(outputsBySrc[src] ?? []).map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })),
+        ...errors.map((error) => ({ type: `xstate.error.actor.${invoke.id}`, error })),
+      ] as unknown as GenerationJobEvent[];
+    }),
+  );
+
+const uiEvents: GenerationJobEvent[] = [
+  { type: 'job.cancel' },
+  { type: 'job.visibility', hidden: true },
+  { type: 'job.visibility', hidden: false },
+  { type: 'job.online' },
+];
+
+/** The state value plus what the guards read, so no guarded path is pruned. */
+const serializeState = (snapshot: GenerationJobSnapshot): string =>
+  JSON.stringify({
+    value: snapshot.value,
+    hidden: snapshot.context.hidden,
+    cancelRequested: snapshot.context.cancelRequested,
+    status: classifyStatus(snapshot.context.status),
+    lastUpdatedAt: snapshot.context.lastUpdatedAt,
+  });
+
+/** Every event type the active states (and the root) handle, with payloads where they need one. */
+const eventsFor = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] => {
+  const withPayload = [...uiEvents, ...actorEvents(snapshot)];
+  const ownTypes = new Set([
+    ...machine.root.ownEvents,
+    ...activePaths(snapshot.value).flatMap((path) => nodeByPath.get(path)?.ownEvents ?? []),
+  ]);
+  return [...ownTypes].flatMap((type) => {
+    const matching = withPayload.filter((event) => event.type === type);
+    return matching.length > 0 ? matching : [{ type } as GenerationJobEvent];
+  });
+};
+
+/** Each way a job starts: fresh, refused, hidden, resumed (visible and hidden), re-sent after a reload. */
+const STARTS: Record<string, GenerationJobInput> = {
+  fresh: buildJobInput(),
+  poor: buildJobInput({ credit: 0 }),
+  hidden: buildJobInput({ hidden: true }),
+  resumed: buildJobInput({ mediaId: 'media-1', fields: null }),
+  resumedHidden: buildJobInput({ mediaId: 'media-1', fields: null, hidden: true }),
+  resubmitted: buildJobInput({ resubmit: true, user: null, credit: null }),
+};
+
+const graph = machineGraph(machine, { inputs: Object.values(STARTS), events: eventsFor, serializeState });
+
+describe('generation job paths (xstate/graph)', () => {
+  itVisitsEveryState(graph, {
+    title: 'reaches every state node where a job can rest',
+    atLeast: 15,
+    decisions: ['checkingCredit', 'routing', 'starting'],
+  });
+
+  itTakesEveryTransition(graph, {
+    atLeast: 45,
+    includes: [
+      'polling.waiting · xstate.after.pollDelay.generationJob.polling.waiting #0',
+      'submitRetrying · xstate.after.retryDelay.generationJob.submitRetrying #0',
+      'polling.checking · xstate.done.actor.0.generationJob.polling.checking #0',
+    ],
+  });
+
+  it('every final state is reached, and a job denied never sent a request', () => {
+    const finals = ['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'];
+    for (const final of finals) expect(graph.paths.some((path) => path.state.value === final)).toBe(true);
+    for (const path of graph.paths.filter((candidate) => candidate.state.value === 'denied')) {
+      expect(path.steps.some((step) => step.event.type.startsWith('xstate.done.actor.'))).toBe(false);
+    }
+  });
+
+  it('never applies a stale poll answer over a newer one', () => {
+    const staleAnswers = graph.adjacency
+      .flat()
+      .filter(({ state, event }) => {
+        const answer = event as { type: string; output?: { updated_at?: string } };
+        return (
+          (state as GenerationJobSnapshot).context.lastUpdatedAt === NEWER &&
+          answer.type.startsWith('xstate.done.actor.') &&
+          answer.output?.updated_at === OLDER &&
+          'progress' in (answer.output ?? {}) &&
+          !('kind' in (answer.output ?? {}))
+        );
+      });
+    expect(staleAnswers.length).toBeGreaterThan(0);
+    for (const { state, nextState } of staleAnswers) {
+      const before = (state as GenerationJobSnapshot).context;
+      const after = (nextState as GenerationJobSnapshot).context;
+      expect(after.lastUpdatedAt).toBe(NEWER);
+      expect(after.status).toBe(before.status);
+      expect(after.progress).toBe(before.progress);
+    }
+  });
+
+  it('polls nothing while the page is hidden', () => {
+    for (const path of graph.paths) {
+      path.steps.forEach((step, index) => {
+        const before = index === 0 ? null : path.steps[index - 1]!.state;
+        if (before?.context.hidden && step.state.matches({ polling: 'checking' })) {
+          // Only showing the page (hidden: false), or a 409 on cancel (which asks for the job's
+          // real end), starts a poll.
+          const event = step.event as { type: string; hidden?: boolean };
+          const shown = event.type === 'job.visibility' && event.hidden === false;
+          expect(shown || event.type.startsWith('xstate.error.actor')).toBe(true);
+        }
+      });
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const INDEX_HTML = '<!doctype html><html><head><title>Kinora test shell</title></head><body><div id="root"></div></body></html>';
+const ASSET_JS = 'console.log("kinora asset");';
+
+let server: TestServer;
+let staticDir: string;
+
+beforeAll(async () => {
+  staticDir = await mkdtemp(path.join(tmpdir(), 'kinora-dist-'));
+  await mkdir(path.join(staticDir, 'assets'));
+  await writeFile(path.join(staticDir, 'index.html'), INDEX_HTML);
+  await writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), ASSET_JS);
+  await writeFile(path.join(staticDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  server = await startTestServer({ staticDir });
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(staticDir, { recursive: true, force: true });
+});
+
+/** The CSP as directive → sources. */
+function parseCsp(header: string | null): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) directives.set(name, sources);
+  }
+  return directives;
+}
+
+function expectSecurityHeaders(headers: Headers): void {
+  const csp = parseCsp(headers.get('content-security-policy'));
+  expect(csp.get('default-src')).toEqual(["'self'"]);
+  expect(csp.get('script-src')).toEqual(["'self'"]);
+  expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+  expect(csp.get('object-src')).toEqual(["'none'"]);
+  expect(csp.get('base-uri')).toEqual(["'none'"]);
+  expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  expect(headers.get('x-frame-options')).toBe('DENY');
+}
+
+describe('security headers on every response', () => {
+  it('are on an API answer', async () => {
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expectSecurityHeaders(response.headers);
+  });
+
+  it('are on API errors: 401, 404 and 400', async () => {
+    const unauthenticated = await fetch(`${server.url}/api/credits/get`);
+    expect(unauthenticated.status).toBe(401);
+    expectSecurityHeaders(unauthenticated.headers);
+    const missing = await fetch(`${server.url}/api/nothing-here`);
+    expect(missing.status).toBe(404);
+    expectSecurityHeaders(missing.headers);
+    const invalid = await fetch(`${server.url}/api/users/contact-us`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(invalid.status).toBe(400);
+    expectSecurityHeaders(invalid.headers);
+  });
+
+  it('are on the answers Fastify gives before routing, to URLs it cannot read', async () => {
+    for (const pathname of ['/%', '/api/%', '/api/users/%E0%A4%A']) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(400);
+      expectSecurityHeaders(response.headers);
+      expect(await response.json()).toEqual({ detail: 'The request could not be read.' });
+    }
+  });
+
+  it('are on the answers of the /cognito front and the local mailbox', async () => {
+    const front = await fetch(`${server.url}/cognito/`, { method: 'POST', body: '{}' });
+    expect(front.status).toBe(400);
+    expectSecurityHeaders(front.headers);
+  });
+
+  it('are on the SPA index, a history-fallback page and a static asset', async () => {
+    for (const pathname of ['/', '/ai-image/text-to-image', '/assets/index-abc123.js']) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(200);
+      expectSecurityHeaders(response.headers);
+    }
+  });
+});
+
+describe('the built SPA', () => {
+  it('serves index.html at / without caching it', async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toBe(INDEX_HTML);
+  });
+
+  it('serves hashed assets as immutable files', async () => {
+    const response = await fetch(`${server.url}/assets/index-abc123.js`);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await response.text()).toBe(ASSET_JS);
+  });
+
+  it.each(['/ai-image/text-to-image', '/account', '/@ana.lee', '/404', '/ai-video/image-to-video?tool=kling'])(
+    'falls back to index.html for %s',
+    async (pathname) => {
+      const response = await fetch(`${server.url}${pathname}`, { headers: { Accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  it('falls back for a page path even when the client does not say it accepts HTML', async () => {
+    const response = await fetch(`${server.url}/ai-image/text-to-image`, { headers: { Accept: '*/*' } });
+    expect(await response.text()).toBe(INDEX_HTML);
+  });
+
+  it('answers a missing file with 404, not with the app shell', async () => {
+    const response = await fetch(`${server.url}/assets/missing-chunk.js`, { headers: { Accept: '*/*' } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ detail: 'Not found.' });
+  });
+
+  it('never answers /api, /cognito or /local paths with the app shell', async () => {
+    for (const pathname of ['/api/unknown/call', '/local/not-a-page', '/cognito/not-a-page']) {
+      const response = await fetch(`${server.url}${pathname}`, { headers: { Accept: 'text/html' } });
+      expect(response.status, pathname).toBe(404);
+      expect(response.headers.get('content-type'), pathname).toMatch(/^application\/json/);
+    }
+  });
+
+  it('answers a POST to a page path with 404 instead of the app shell', async () => {
+    const response = await fetch(`${server.url}/ai-image/text-to-image`, { method: 'POST' });
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_JOB_DURATION_MS, parseJobEnvironment } from '../../../server/src/config.ts';
+import { createFileSigner, parseFileLink } from '../../../server/src/jobs/file-signing.ts';
+import { simulatedOutcome } from '../../../server/src/jobs/outcome.ts';
+
+describe('the job environment', () => {
+  it('defaults to 8 s jobs that never fail', () => {
+    expect(parseJobEnvironment({})).toEqual({ durationMs: DEFAULT_JOB_DURATION_MS, failureRate: 0, nsfwRate: 0 });
+    expect(DEFAULT_JOB_DURATION_MS).toBe(8000);
+  });
+
+  it('reads the variables and refuses bad values with a readable error', () => {
+    expect(
+      parseJobEnvironment({ KINORA_JOB_DURATION_MS: '250', KINORA_JOB_FAILURE_RATE: '0.1', KINORA_JOB_NSFW_RATE: '0.05', KINORA_JOB_CONCURRENCY: '8' }),
+    ).toEqual({ durationMs: 250, failureRate: 0.1, nsfwRate: 0.05, concurrency: 8 });
+    expect(() => parseJobEnvironment({ KINORA_JOB_FAILURE_RATE: '2' })).toThrow('KINORA_JOB_FAILURE_RATE must be between 0 and 1 (got "2")');
+    expect(() => parseJobEnvironment({ KINORA_JOB_DURATION_MS: 'soon' })).toThrow(/KINORA_JOB_DURATION_MS/);
+    expect(() => parseJobEnvironment({ KINORA_JOB_CONCURRENCY: '0' })).toThrow(/KINORA_JOB_CONCURRENCY/);
+  });
+});
+
+describe('simulated outcomes', () => {
+  it('follow the prompt markers, then the rates, drawn from the job id', () => {
+    const none = { failureRate: 0, nsfwRate: 0 };
+    expect(simulatedOutcome('job-a', 'a cat [FAIL]', none)).toBe('failed');
+    expect(simulatedOutcome('job-a', 'a cat [nsfw]', none)).toBe('nsfw');
+    expect(simulatedOutcome('job-a', 'a cat', none)).toBe('success');
+    expect(simulatedOutcome('job-a', 'a cat', { failureRate: 1, nsfwRate: 0 })).toBe('failed');
+    const ids = Array.from({ length: 400 }, (_, index) => `job-${index}`);
+    const failed = ids.filter((id) => simulatedOutcome(id, 'x', { failureRate: 0.25, nsfwRate: 0 }) === 'failed');
+    expect(failed.length).toBeGreaterThan(60);
+    expect(failed.length).toBeLessThan(140);
+    // The same job always draws the same fate.
+    expect(ids.filter((id) => simulatedOutcome(id, 'x', { failureRate: 0.25, nsfwRate: 0 }) === 'failed')).toEqual(failed);
+  });
+});
+
+describe('file links', () => {
+  it('are signed for one file and one expiry, and parsed back from absolute or path-only URLs', () => {
+    const signer = createFileSigner('secret');
+    const now = Date.UTC(2030, 0, 1);
+    const { url } = signer.sign('http://localhost:8787', 'fileAbc123', now);
+    const parsed = parseFileLink(url);
+    expect(parsed?.fileId).toBe('fileAbc123');
+    expect(signer.verify('fileAbc123', parsed?.expires, parsed?.signature, now)).toBe(true);
+    expect(signer.verify('fileXyz789', parsed?.expires, parsed?.signature, now)).toBe(false);
+    expect(signer.verify('fileAbc123', parsed?.expires, parsed?.signature, now + 2 * 3600 * 1000)).toBe(false);
+    expect(createFileSigner('other').verify('fileAbc123', parsed?.expires, parsed?.signature, now)).toBe(false);
+    expect(parseFileLink(new URL(url).pathname)?.fileId).toBe('fileAbc123');
+    expect(parseFileLink('https://example.test/cat.png')).toBeNull();
+    expect(parseFileLink('/api/files/../../etc/passwd')).toBeNull();
+  });
+});
