@@ -1,5 +1,5 @@
 import { createSelector } from 'reselect';
-import type { SnapshotFrom, StateValue } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import type { StoryPart, StoryStep } from '@/config/story';
 import { classifyStatus } from '@/lib/job-status';
 import type { StoryCost, StoryPartStates } from '@/lib/story';
@@ -8,7 +8,6 @@ import {
   concatProblem,
   currentConcatSource,
   partCost,
-  partRecord,
   reachableSteps,
   resultUrlOf,
   runningCounts,
@@ -75,13 +74,8 @@ export interface FinalFilmView {
 
 export type PartCostView = StoryCost & { ids: string[]; affordable: boolean };
 
-/** The wizard region's value (the steps), beside autosave and the poller. */
-const stepValue = (snapshot: StoryWizardSnapshot): StateValue => snapshot.value.wizard ?? 'loading';
-
-const topState = (snapshot: StoryWizardSnapshot): string => {
-  const value = stepValue(snapshot);
-  return typeof value === 'string' ? value : (Object.keys(value)[0] ?? 'loading');
-};
+const topState = (snapshot: StoryWizardSnapshot): string =>
+  typeof snapshot.value === 'string' ? snapshot.value : (Object.keys(snapshot.value)[0] ?? 'loading');
 
 export const selectWizardState = (snapshot: StoryWizardSnapshot): WizardState => topState(snapshot) as WizardState;
 
@@ -96,14 +90,14 @@ export function selectActiveStep(snapshot: StoryWizardSnapshot): StoryStep {
 export function selectBusy(snapshot: StoryWizardSnapshot): StoryBusy {
   const state = selectWizardState(snapshot);
   if (state === 'idea') {
-    if (snapshot.matches({ wizard: { idea: 'creating' } })) return 'creating';
-    if (snapshot.matches({ wizard: { idea: 'savingIdea' } })) return 'saving-idea';
-    if (snapshot.matches({ wizard: { idea: 'rewriting' } })) return 'rewriting';
+    if (snapshot.matches({ idea: 'creating' })) return 'creating';
+    if (snapshot.matches({ idea: 'savingIdea' })) return 'saving-idea';
+    if (snapshot.matches({ idea: 'rewriting' })) return 'rewriting';
     return null;
   }
-  if (state === 'concatenating') return snapshot.matches({ wizard: { concatenating: 'cancelling' } }) ? 'cancelling' : 'joining';
+  if (state === 'concatenating') return snapshot.matches({ concatenating: 'cancelling' }) ? 'cancelling' : 'joining';
   if (state === 'storyboard' || state === 'elements' || state === 'scenes' || state === 'scriptboard' || state === 'done') {
-    const sub = (stepValue(snapshot) as Record<string, unknown>)[state];
+    const sub = (snapshot.value as Record<string, unknown>)[state];
     if (sub === 'rewriting' || (typeof sub === 'object' && sub !== null && 'rewriting' in sub)) return 'rewriting';
     if (typeof sub === 'object' && sub !== null && 'generating' in sub) return 'generating';
     if (sub === 'cancelling') return 'cancelling';
@@ -132,7 +126,7 @@ export const selectStoryView: (snapshot: StoryWizardSnapshot) => StoryView | nul
     board,
     states,
     reachable: reachableSteps(story, board, states),
-    saveState: saveStateOf(context, snapshot.matches({ autosave: 'saving' }) || snapshot.matches({ autosave: 'merging' })),
+    saveState: saveStateOf(context),
     saveError: context.saveError,
     busy,
     generatingPart: busy === 'generating' ? (context.request?.part ?? null) : busy === 'joining' ? 'concat' : null,
@@ -209,32 +203,4 @@ export function selectFinalFilm(snapshot: StoryWizardSnapshot): FinalFilmView {
 export function selectConcatProblem(snapshot: StoryWizardSnapshot): string | null {
   const { context } = snapshot;
   return concatProblem(context.story, context.board, statesOf(context));
-}
-
-/** The board steps whose fields can be edited, and while which work they stay editable (the board is sent or replaced otherwise). */
-const EDITABLE_WHILE: Record<'storyboard' | 'elements' | 'scriptboard', readonly StoryBusy[]> = {
-  storyboard: [null, 'saving-idea', 'generating', 'cancelling', 'joining'],
-  elements: [null, 'saving-idea'],
-  scriptboard: [null],
-};
-
-/** Whether a step's fields can be edited now. */
-export const selectStepEditable = (snapshot: StoryWizardSnapshot, step: keyof typeof EDITABLE_WHILE): boolean =>
-  EDITABLE_WHILE[step].includes(selectBusy(snapshot));
-
-/** Whether a later step can be reached now (the "Next" button; an earlier one always can). */
-export const selectStepReachable = (snapshot: StoryWizardSnapshot, step: StoryStep): boolean => {
-  const { context } = snapshot;
-  return reachableSteps(context.story, context.board, statesOf(context))[step];
-};
-
-/**
- * Whether one part can be made again now (its card's "Regenerate"): the machine takes the click
- * (its inputs are made, it is not running), it can be paid for, and nothing else is on its way.
- */
-export function selectCanRegenerate(snapshot: StoryWizardSnapshot, part: 'elements' | 'scenes' | 'videos', id: string): boolean {
-  if (selectBusy(snapshot) !== null) return false;
-  const states = statesOf(snapshot.context);
-  if (!states || partRecord(states, part)[id] === 'running') return false;
-  return snapshot.can({ type: 'part.generate', part, ids: [id] }) && selectPartCost(snapshot, part, [id]).affordable;
 }

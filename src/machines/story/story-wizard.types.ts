@@ -1,6 +1,6 @@
-import type { StoryElementKind, StoryPart, StoryStage, StoryStep } from '@/config/story';
-import type { CreditCheckUser } from '@/lib/affordability';
-import type { Story, StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
+import type { StoryElementKind, StoryPart, StoryStep } from '@/config/story';
+import type { CreditCheckUser } from '@/lib/credit-check';
+import type { StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
 
 /**
  * The storyWizard machine's input and events (ARCHITECTURE: the machine owns the AI Story
@@ -66,81 +66,3 @@ export type StoryWizardEvent =
   | { type: 'error.dismiss' }
   /** Hide the notice (edits merged with another tab's). */
   | { type: 'notice.dismiss' };
-
-/** The paid calls: a step's parts, or the sound. */
-export type StoryRequestPart = 'elements' | 'scenes' | 'videos' | 'audio';
-
-export interface StoryRequest {
-  part: StoryRequestPart;
-  /** The elements or scenes made ([] for the sound). */
-  ids: string[];
-  /** Credits it costs, as checked before sending. */
-  cost: number;
-}
-
-/**
- * What the wizard holds. Whether a save or a poll is on its way, or a call replaces the board, is
- * not here: it is where the machine is (its autosave and poller regions, its generating and
- * rewriting states), so the inspector shows it.
- */
-export interface StoryWizardContext {
-  storyId: string | null;
-  /** The story as the server last answered (its media map and the join); null before one exists. */
-  story: Story | null;
-  /** The storyboard being edited: the server's until the person changes it. */
-  board: Storyboard | null;
-  /** The server's storyboard the draft was edited from, and its revision (sent back with a save or a paid call). */
-  baseBoard: Storyboard | null;
-  revision: string;
-  /** Bumped on every board change; equal to savedBoardVersion when the server has this board. */
-  boardVersion: number;
-  savedBoardVersion: number;
-  sendingBoardVersion: number;
-  /** The step the person is on, and the one the server has recorded. */
-  step: StoryStage;
-  savedStep: StoryStage;
-  sendingStep: StoryStage;
-  /** Failed saves in a row (the indicator says "Not saved — retrying"), and the last reason. */
-  saveErrors: number;
-  saveError: string | null;
-  /** Failed polls in a row (the back-off). */
-  pollErrors: number;
-  user: CreditCheckUser | null;
-  credit: number | null;
-  creditLoading: boolean;
-  hidden: boolean;
-  /** The idea being sent (POST story or PUT story/{id}). */
-  ideaFields: IdeaFields | null;
-  /** The paid call being made, one Idempotency-Key per click (every retry sends it again). */
-  request: StoryRequest | null;
-  idempotencyKey: string | null;
-  retryAttempt: number;
-  /** The part whose running jobs are being cancelled. */
-  cancelPart: StoryPart | null;
-  /** The person went back to a step while the film was being joined: it takes them to the film once it is made. */
-  followFilm: boolean;
-  /** What the last action that failed says; null when nothing failed. */
-  error: string | null;
-  /** What the person is told that is not a failure (edits merged with another tab's); null when nothing. */
-  notice: string | null;
-}
-
-/** Events the machine sends itself: its regions' cues. */
-export type StoryWizardInternalEvent =
-  /** A paid call was refused (412): the board changed elsewhere since this draft's revision. */
-  | { type: 'story.stale' }
-  /** Something to save may have changed: the autosave region decides (at once, after 800 ms, or nothing). */
-  | { type: 'autosave.schedule' }
-  /** Save now if it can (after a merge that changed the board). */
-  | { type: 'autosave.flush' }
-  /** A call that replaces the board starts: a save waiting for its 800 ms is dropped (it is scheduled again after). */
-  | { type: 'autosave.cancel' }
-  /** The story changed: the poller decides whether to poll again. */
-  | { type: 'poller.schedule' }
-  /** An answer replaced the story: a poll on its way would bring an older one, so it is dropped and the back-off reset. */
-  | { type: 'poller.restart' };
-
-export type StoryWizardMachineEvent = StoryWizardEvent | StoryWizardInternalEvent;
-
-/** What the wizard tells the page (`actor.on`): the new story's id (replace the URL), a credits refresh. */
-export type StoryWizardEmitted = { type: 'story.created'; id: string } | { type: 'story.creditsChanged' };

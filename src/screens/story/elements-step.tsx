@@ -10,7 +10,6 @@ import { STORY_TEXTS } from '@/config/story-texts';
 import { storyImageModels, type StoryPartState } from '@/lib/story';
 import type { ElementChanges } from '@/machines/story/story-wizard.types';
 import type { StoryElement } from '@/machines/story/story-wizard.machine';
-import { selectStepEditable } from '@/machines/story/story-wizard.selectors';
 import { StoryActorContext } from '@/screens/story/story-context';
 import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
 import { elementRatio, PaidAction, PartBadge, PartMedia, useStoryView } from '@/screens/story/story-parts';
@@ -81,7 +80,7 @@ function ElementCard({ element, state, aspectRatio, editable }: ElementCardProps
             variant="light"
             size="xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(name) : TEXTS.regenerateLabel(name)}
-            disabled={!canRegenerate}
+            disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'elements', ids: [element.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}
@@ -102,15 +101,13 @@ function ElementCard({ element, state, aspectRatio, editable }: ElementCardProps
 }
 
 /** The elements step: the story's characters, places and objects, each with its picture. */
-const selectElementsEditable = (snapshot: Parameters<typeof selectStepEditable>[0]): boolean => selectStepEditable(snapshot, 'elements');
-
 export function ElementsStep() {
   const story = StoryActorContext.useActorRef();
   const view = useStoryView();
   const paid = usePaidPart('elements');
-  const editable = StoryActorContext.useSelector(selectElementsEditable);
   if (!view) return null;
   const { board, states } = view;
+  const editable = view.busy === null || view.busy === 'saving-idea';
   const canAdd = board.elements.length < STORY_ELEMENTS_MAX;
 
   return (

@@ -48,7 +48,7 @@ function ScenePictureCard({ scene, number, state, elements, aspectRatio }: Scene
             variant="light"
             size="xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
-            disabled={!canRegenerate}
+            disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'scenes', ids: [scene.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}

@@ -4,7 +4,7 @@ import { STORY_AUDIO_KINDS, STORY_AUDIO_TEXT_MAX, type StoryAudioKind } from '@/
 import { STORY_TEXTS } from '@/config/story-texts';
 import { DEFAULT_VOICE, VOICES } from '@/config/voices';
 import { storyVideoModels, type StoryPartState } from '@/lib/story';
-import { selectAudioCost, selectConcatProblem, selectFinalFilm, selectStepEditable, selectWizardState } from '@/machines/story/story-wizard.selectors';
+import { selectAudioCost, selectConcatProblem, selectFinalFilm, selectWizardState } from '@/machines/story/story-wizard.selectors';
 import type { StoryScene } from '@/machines/story/story-wizard.machine';
 import { StoryActorContext } from '@/screens/story/story-context';
 import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
@@ -55,7 +55,7 @@ function TimelineClip({ scene, number, state, aspectRatio }: ClipProps) {
             variant="light"
             size="compact-xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
-            disabled={!canRegenerate}
+            disabled={!canRegenerate || state === 'running'}
             onClick={() => story.send({ type: 'part.generate', part: 'videos', ids: [scene.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}
@@ -67,8 +67,6 @@ function TimelineClip({ scene, number, state, aspectRatio }: ClipProps) {
 }
 
 /** The sound under the film: none, a narration (text-to-speech) or music, then "Make sound". */
-const selectSoundEditable = (snapshot: Parameters<typeof selectStepEditable>[0]): boolean => selectStepEditable(snapshot, 'scriptboard');
-
 function SoundSection() {
   const story = StoryActorContext.useActorRef();
   const view = useStoryView();
@@ -76,10 +74,10 @@ function SoundSection() {
   const cost = StoryActorContext.useSelector(selectAudioCost, shallowEqual);
   const can = StoryActorContext.useSelector((snapshot) => snapshot.can({ type: 'audio.generate' }));
   const track = usePartJob(view?.board.audio.track?.media_id);
-  const editable = StoryActorContext.useSelector(selectSoundEditable);
   if (!view) return null;
   const { audio } = view.board;
   const state = view.states.audio;
+  const editable = view.busy === null;
   const reason =
     audio.kind === 'none'
       ? null

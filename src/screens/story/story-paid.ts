@@ -1,7 +1,7 @@
 import { shallowEqual } from '@xstate/react';
 import { useCallback } from 'react';
 import { STORY_TEXTS } from '@/config/story-texts';
-import { selectCanRegenerate, selectPartCost } from '@/machines/story/story-wizard.selectors';
+import { selectPartCost } from '@/machines/story/story-wizard.selectors';
 import { StoryActorContext } from '@/screens/story/story-context';
 import { paidReason, useCreditBalance, useStoryView } from '@/screens/story/story-parts';
 
@@ -44,6 +44,11 @@ export function usePaidPart(part: PaidPart) {
 
 /** Whether one part can be made again now (its card's "Regenerate"). */
 export function useCanRegenerate(part: PaidPart, id: string): boolean {
-  const select = useCallback((snapshot: WizardSnapshot) => selectCanRegenerate(snapshot, part, id), [part, id]);
-  return StoryActorContext.useSelector(select);
+  const select = useCallback(
+    (snapshot: WizardSnapshot) => snapshot.can({ type: 'part.generate', part, ids: [id] }) && selectPartCost(snapshot, part, [id]).affordable,
+    [part, id],
+  );
+  const can = StoryActorContext.useSelector(select);
+  const view = useStoryView();
+  return can && (view?.busy ?? null) === null;
 }

@@ -8,7 +8,7 @@ import { STORY_STEP_LABELS, STORY_STEPS, type StoryStep } from '@/config/story';
 import { STORY_TEXTS } from '@/config/story-texts';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
 import { selectCreditsRef, selectCurrentUser, selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
-import { selectActiveStep, selectStepReachable, selectWizardState } from '@/machines/story/story-wizard.selectors';
+import { selectActiveStep, selectWizardState } from '@/machines/story/story-wizard.selectors';
 import { ElementsStep } from '@/screens/story/elements-step';
 import { IdeaStep } from '@/screens/story/idea-step';
 import { ScenesStep } from '@/screens/story/scenes-step';
@@ -82,7 +82,6 @@ function StepNavigation({ step }: { step: StoryStep }) {
   const index = STORY_STEPS.indexOf(step);
   const previous = STORY_STEPS[index - 1];
   const next = STORY_STEPS[index + 1];
-  const nextReachable = StoryActorContext.useSelector((snapshot) => (next ? selectStepReachable(snapshot, next) : false));
   if (!view) return null;
   return (
     <Group justify="space-between">
@@ -94,7 +93,7 @@ function StepNavigation({ step }: { step: StoryStep }) {
         <span />
       )}
       {next && (
-        <Button disabled={!nextReachable} onClick={() => story.send({ type: 'step.next' })}>
+        <Button disabled={!view.reachable[next]} onClick={() => story.send({ type: 'step.next' })}>
           {STORY_TEXTS.next(STORY_STEP_LABELS[next])}
         </Button>
       )}

@@ -4,7 +4,6 @@ import { STORY_SCENE_DURATION, STORY_SCENE_TEXT_MAX, STORY_SCENES, STORY_SHOTS, 
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { SceneChanges } from '@/machines/story/story-wizard.types';
 import type { StoryElement, StoryScene } from '@/machines/story/story-wizard.machine';
-import { selectStepEditable } from '@/machines/story/story-wizard.selectors';
 import { StoryActorContext } from '@/screens/story/story-context';
 import { useStoryView } from '@/screens/story/story-parts';
 
@@ -176,15 +175,13 @@ function RewriteButton({ disabled, loading }: { disabled: boolean; loading: bool
 }
 
 /** The storyboard: the film's title, then its scenes as editable cards in order. */
-const selectStoryboardEditable = (snapshot: Parameters<typeof selectStepEditable>[0]): boolean => selectStepEditable(snapshot, 'storyboard');
-
 export function StoryboardStep() {
   const story = StoryActorContext.useActorRef();
   const view = useStoryView();
   const focus = useFocusAfterMove();
-  const editable = StoryActorContext.useSelector(selectStoryboardEditable);
   if (!view) return null;
   const { board } = view;
+  const editable = view.busy !== 'rewriting' && view.busy !== 'creating';
   const canAdd = board.scenes.length < STORY_SCENES.max;
   const total = board.scenes.reduce((sum, scene) => sum + scene.duration, 0);
   const move = (sceneId: string, direction: Direction) => {

@@ -99,12 +99,12 @@ function start(input: Partial<StoryWizardInput> = {}) {
 
 type Actor = ReturnType<typeof start>['actor'];
 const flush = () => vi.advanceTimersByTimeAsync(0);
-/** The wizard (its steps' region) is in this (nested) state; the steps are built by a factory, so their values are not typed one by one. */
-const inState = (actor: Actor, value: StateValue): boolean => actor.getSnapshot().matches({ wizard: value } as never);
+/** The wizard is in this (nested) state; the steps are built by a factory, so their values are not typed one by one. */
+const inState = (actor: Actor, value: StateValue): boolean => actor.getSnapshot().matches(value as never);
 const view = (actor: Actor) => selectStoryView(actor.getSnapshot())!;
 const wizard = (actor: Actor) => selectWizardState(actor.getSnapshot());
 /** The step state's child path, e.g. "elements.generating.retrying" (the steps' sub-states are built by a helper, so untyped). */
-const at = (actor: Actor, path: string): boolean => JSON.stringify(actor.getSnapshot().value.wizard) === JSON.stringify(pathValue(path));
+const at = (actor: Actor, path: string): boolean => JSON.stringify(actor.getSnapshot().value) === JSON.stringify(pathValue(path));
 const pathValue = (path: string): unknown => path.split('.').reduceRight<unknown>((inner, key) => (inner === undefined ? key : { [key]: inner }), undefined);
 
 async function resume(story: Story, input: Partial<StoryWizardInput> = {}) {
