@@ -64,6 +64,35 @@ export const activePaths = (value: StateValue, prefix: string[] = []): string[] 
   ]);
 };
 
+const nodeMaps = new WeakMap<AnyStateMachine, Map<string, AnyStateNode>>();
+/** A machine's state nodes by their dotted path, built once per machine (the walk asks at every step). */
+const nodesByPath = (machine: AnyStateMachine): Map<string, AnyStateNode> => {
+  let nodes = nodeMaps.get(machine);
+  if (!nodes) {
+    nodes = new Map(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
+    nodeMaps.set(machine, nodes);
+  }
+  return nodes;
+};
+
+/**
+ * The events a snapshot can take, by their types: those the machine's root and its active states
+ * handle. Each type is sent as the candidates of that type (the person's events with their
+ * payloads, the calls' answers), or bare when no candidate has it (a timer, a plain signal).
+ */
+export const ownEventsOf = <TEvent extends { type: string }>(
+  machine: AnyStateMachine,
+  value: StateValue,
+  candidates: readonly TEvent[],
+): TEvent[] => {
+  const nodes = nodesByPath(machine);
+  const types = new Set([...machine.root.ownEvents, ...activePaths(value).flatMap((path) => nodes.get(path)?.ownEvents ?? [])]);
+  return [...types].flatMap((type) => {
+    const matching = candidates.filter((event) => event.type === type);
+    return matching.length > 0 ? matching : [{ type } as TEvent];
+  });
+};
+
 /** Decision nodes: an unguarded eventless transition leaves them in the same step they are entered. */
 export const isDecision = (node: AnyStateNode): boolean => (node.always ?? []).some((transition) => !transition.guard);
 

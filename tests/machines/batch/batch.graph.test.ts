@@ -7,7 +7,7 @@ import { batchMachine, joinUrlsOf } from '@/machines/batch/batch.machine';
 import type { BatchEvent, BatchInput } from '@/machines/batch/batch.machine';
 import type { BatchSnapshot } from '@/machines/batch/batch.selectors';
 import type { BatchJobUpdate } from '@/services/batch';
-import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph } from '../../helpers/graph-coverage';
+import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph, ownEventsOf } from '../../helpers/graph-coverage';
 import { buildStatus } from '../../services/media.fixtures';
 import { buildBatch, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from './batch.fixtures';
 import { CREATOR, httpError, networkError } from '../generation-job/generation-job.fixtures';
@@ -98,17 +98,7 @@ const serializeState = (snapshot: BatchSnapshot): string => {
   });
 };
 
-const eventsFor = (snapshot: BatchSnapshot): BatchEvent[] => {
-  const withPayload = [...uiEvents, ...actorEvents(snapshot)];
-  const ownTypes = new Set([
-    ...machine.root.ownEvents,
-    ...activePaths(snapshot.value).flatMap((path) => nodeByPath.get(path)?.ownEvents ?? []),
-  ]);
-  return [...ownTypes].flatMap((type) => {
-    const matching = withPayload.filter((event) => event.type === type);
-    return matching.length > 0 ? matching : [{ type } as BatchEvent];
-  });
-};
+const eventsFor = (snapshot: BatchSnapshot): BatchEvent[] => ownEventsOf(machine, snapshot.value, [...uiEvents, ...actorEvents(snapshot)]);
 
 /** Each way an album page starts: with credits, without, hidden. */
 const STARTS: Record<string, BatchInput> = {

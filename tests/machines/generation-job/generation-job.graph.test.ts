@@ -5,7 +5,7 @@ import { classifyStatus } from '@/lib/job-status';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobEvent, GenerationJobInput } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobSnapshot } from '@/machines/generation-job/generation-job.selectors';
-import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph } from '../../helpers/graph-coverage';
+import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph, ownEventsOf } from '../../helpers/graph-coverage';
 import { buildFinishedMedia, buildJobInput, buildMedia, buildStatus, httpError, networkError } from './generation-job.fixtures';
 
 /**
@@ -79,17 +79,7 @@ const serializeState = (snapshot: GenerationJobSnapshot): string =>
   });
 
 /** Every event type the active states (and the root) handle, with payloads where they need one. */
-const eventsFor = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] => {
-  const withPayload = [...uiEvents, ...actorEvents(snapshot)];
-  const ownTypes = new Set([
-    ...machine.root.ownEvents,
-    ...activePaths(snapshot.value).flatMap((path) => nodeByPath.get(path)?.ownEvents ?? []),
-  ]);
-  return [...ownTypes].flatMap((type) => {
-    const matching = withPayload.filter((event) => event.type === type);
-    return matching.length > 0 ? matching : [{ type } as GenerationJobEvent];
-  });
-};
+const eventsFor = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] => ownEventsOf(machine, snapshot.value, [...uiEvents, ...actorEvents(snapshot)]);
 
 /** Each way a job starts: fresh, refused, hidden, resumed (visible and hidden), re-sent after a reload. */
 const STARTS: Record<string, GenerationJobInput> = {
