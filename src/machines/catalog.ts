@@ -30,6 +30,7 @@ import { postLoadMachine } from '@/machines/session/post-load.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
+import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
 import { uploadMachine } from '@/machines/upload/upload.machine';
@@ -83,6 +84,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(contactMachine, 'Contact form'),
   entry(helpTopicsMachine, 'Help topics'),
   entry(paidRequestMachine, 'Paid request (story, album, generation job child)'),
+  entry(storyPollerMachine, 'AI story poller (story wizard child)'),
 ];
 
 export const catalogEntry = (machineId: string): CatalogEntry | undefined =>

@@ -8,15 +8,16 @@ import {
   concatProblem,
   currentConcatSource,
   partCost,
+  partRecord,
   reachableSteps,
   resultUrlOf,
   runningCounts,
 } from '@/machines/story/story-board';
-import { saveStateOf, statesOf } from '@/machines/story/story-wizard.machine';
-import type { Media, SaveState, Storyboard, StoryWizardContext, storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import type { Media, Storyboard, StoryWizardContext, storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { saveStateOf, statesOf, type SaveState } from '@/machines/story/story-wizard.rules';
 
 export type StoryWizardSnapshot = SnapshotFrom<typeof storyWizardMachine>;
-export type { SaveState } from '@/machines/story/story-wizard.machine';
+export type { SaveState } from '@/machines/story/story-wizard.rules';
 
 /** Where the wizard is: a step, or loading / not found / failed, or joining / done. */
 export type WizardState = 'loading' | 'loadFailed' | 'notFound' | StoryStep | 'concatenating' | 'done';
@@ -203,4 +204,15 @@ export function selectFinalFilm(snapshot: StoryWizardSnapshot): FinalFilmView {
 export function selectConcatProblem(snapshot: StoryWizardSnapshot): string | null {
   const { context } = snapshot;
   return concatProblem(context.story, context.board, statesOf(context));
+}
+
+/**
+ * Whether one part can be made again now (its card's "Regenerate"): the machine takes the click
+ * (its inputs are made, it is not running), it can be paid for, and nothing else is on its way.
+ */
+export function selectCanRegenerate(snapshot: StoryWizardSnapshot, part: 'elements' | 'scenes' | 'videos', id: string): boolean {
+  if (selectBusy(snapshot) !== null) return false;
+  const states = statesOf(snapshot.context);
+  if (!states || partRecord(states, part)[id] === 'running') return false;
+  return snapshot.can({ type: 'part.generate', part, ids: [id] }) && selectPartCost(snapshot, part, [id]).affordable;
 }

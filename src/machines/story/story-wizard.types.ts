@@ -1,11 +1,11 @@
-import type { StoryElementKind, StoryPart, StoryStep } from '@/config/story';
-import type { CreditCheckUser } from '@/lib/credit-check';
-import type { StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
+import type { StoryElementKind, StoryPart, StoryStage, StoryStep } from '@/config/story';
+import type { CreditCheckUser } from '@/lib/affordability';
+import type { Story, StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
 
 /**
- * The storyWizard machine's input and events (ARCHITECTURE: the machine owns the AI Story
+ * The storyWizard machine's input, context and events (ARCHITECTURE: the machine owns the AI Story
  * lifecycle; the screens render its state and send these). Kept apart from the machine so the
- * screens and the machine can be written side by side.
+ * screens, the rules, the setup and the states can be written side by side.
  */
 
 export interface StoryWizardInput {
@@ -66,3 +66,75 @@ export type StoryWizardEvent =
   | { type: 'error.dismiss' }
   /** Hide the notice (edits merged with another tab's). */
   | { type: 'notice.dismiss' };
+
+/** The paid calls: a step's parts, or the sound. */
+export type StoryRequestPart = 'elements' | 'scenes' | 'videos' | 'audio';
+
+export interface StoryRequest {
+  part: StoryRequestPart;
+  /** The elements or scenes made ([] for the sound). */
+  ids: string[];
+  /** Credits it costs, as checked before sending. */
+  cost: number;
+}
+
+export interface StoryWizardContext {
+  storyId: string | null;
+  /** The story as the server last answered (its media map and the join); null before one exists. */
+  story: Story | null;
+  /** The storyboard being edited: the server's until the person changes it. */
+  board: Storyboard | null;
+  /** The server's storyboard the draft was edited from, and its revision (sent back with a save or a paid call). */
+  baseBoard: Storyboard | null;
+  revision: string;
+  /** Bumped on every board change; equal to savedBoardVersion when the server has this board. */
+  boardVersion: number;
+  savedBoardVersion: number;
+  sendingBoardVersion: number;
+  /** The step the person is on, and the one the server has recorded. */
+  step: StoryStage;
+  savedStep: StoryStage;
+  sendingStep: StoryStage;
+  /** A PUT story/{id} of the edits is on its way. */
+  saveInFlight: boolean;
+  /** Failed saves in a row (the indicator says "Not saved — retrying"), and the last reason. */
+  saveErrors: number;
+  saveError: string | null;
+  /** A call that sends or replaces the board is on its way: saves wait for it. */
+  sending: boolean;
+  user: CreditCheckUser | null;
+  credit: number | null;
+  creditLoading: boolean;
+  hidden: boolean;
+  /** The idea being sent (POST story or PUT story/{id}). */
+  ideaFields: IdeaFields | null;
+  /** The paid call being made, one Idempotency-Key per click (every retry sends it again). */
+  request: StoryRequest | null;
+  idempotencyKey: string | null;
+  retryAttempt: number;
+  /** The part whose running jobs are being cancelled. */
+  cancelPart: StoryPart | null;
+  /** The person went back to a step while the film was being joined: it takes them to the film once it is made. */
+  followFilm: boolean;
+  /** What the last action that failed says; null when nothing failed. */
+  error: string | null;
+  /** What the person is told that is not a failure (edits merged with another tab's); null when nothing. */
+  notice: string | null;
+}
+
+/** Events the machine sends itself (timers), the answers of the calls it spawns and what its children tell it. */
+export type StoryWizardInternalEvent =
+  | { type: 'save.flush' }
+  /** The poller child's read (story-poller.machine): the story as the server has it now. */
+  | { type: 'story.polled'; story: Story }
+  /** A paid call was refused (412): the board changed elsewhere since this draft's revision. */
+  | { type: 'story.stale' }
+  | { type: 'xstate.done.actor.save'; output: Story }
+  | { type: 'xstate.error.actor.save'; error: unknown }
+  | { type: 'xstate.done.actor.merge'; output: Story }
+  | { type: 'xstate.error.actor.merge'; error: unknown };
+
+export type StoryWizardMachineEvent = StoryWizardEvent | StoryWizardInternalEvent;
+
+/** What the wizard tells the page (`actor.on`): the new story's id (replace the URL), a credits refresh. */
+export type StoryWizardEmitted = { type: 'story.created'; id: string } | { type: 'story.creditsChanged' };

@@ -3,7 +3,8 @@ import { createEmptyActor } from 'xstate';
 import type { AnyActorRef, AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
 import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
-import { isDirty, statesOf, storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { isDirty, statesOf } from '@/machines/story/story-wizard.rules';
 import type { Story } from '@/machines/story/story-wizard.machine';
 import { hasLiveJobs } from '@/machines/story/story-board';
 import { needsWork } from '@/lib/story';
@@ -84,14 +85,18 @@ const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
   }
 };
 
+/** What the poller child may send back: the story as it is, or with its running jobs ended or failed. */
+const polled = (story: Story): Event[] => [story, ended(story, 'done'), ended(story, 'failed')].map((answer) => ({ type: 'story.polled', story: answer }));
+
 const errors = [networkError(), httpError(404, 'Failed to find a Story with this id'), httpError(400, 'Nope')];
 /** A board edited from an older revision (another tab saved one since): only the calls that send the board are refused so. */
 const staleBoard = httpError(412, 'This storyboard was changed in another tab or window since you opened it.');
 
-/** The answers of every call running now: invoked by a state or spawned (the save, the poll). */
+/** The answers of every call running now: invoked by a state or spawned (the save, the merge's read). The poller is a child machine: what it sends is `polled` below. */
 const actorEvents = (snapshot: Snapshot): Event[] =>
   Object.entries(snapshot.children as Record<string, AnyActorRef>).flatMap(([id, child]) => {
     const src = typeof child.src === 'string' ? child.src : '';
+    if (src === 'storyPoller') return [];
     return [
       ...outputsFor(src, snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })),
       ...errors.map((error) => ({ type: `xstate.error.actor.${id}`, error })),
@@ -188,8 +193,8 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
     ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
     ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
     ...(isDirty(context) && !children.save ? [{ type: 'save.flush' } as const] : []),
-    ...(live && !children.poll && !context.hidden ? [{ type: 'poll.tick' } as const] : []),
-    ...(children.poll ? [{ type: 'poll.timeout' } as const] : []),
+    // The poller's reads (its own waits, failures and time-outs are its graph test's): while a job is live and the page is shown.
+    ...(live && !context.hidden ? polled(context.story ?? NEW_BOARD) : []),
   ];
   const timers = [...own].filter((type) => type.startsWith('xstate.after.')).map((type) => ({ type }) as unknown as Event);
   return [...uiEvents.filter((event) => own.has(event.type)), ...timers, ...root, ...actorEvents(snapshot)];

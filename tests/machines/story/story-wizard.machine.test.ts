@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mock } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { StateValue } from 'xstate';
+import type { ActorRefFrom, StateValue } from 'xstate';
 import { JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { STORY_TOOLS, type StoryPart } from '@/config/story';
 import { audioSource } from '@/lib/story';
 import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
+import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine, STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.machine';
 import type { Story, Storyboard, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
 import {
@@ -85,8 +86,12 @@ const machineFor = (calls: StoryServer) =>
         calls.concat(input.id, input.videoUrls, input.audioUrls),
       ),
       cancelPart: fromPromise<Story, { id: string; part: StoryPart }>(({ input }) => calls.cancel(input.id, input.part)),
+      storyPoller: storyPollerMachine.provide({
+        actors: { pollStory: fromPromise<Story, { id: string }>(({ input }) => calls.poll(input.id)) },
+        delays: { pollDelay: 1000 },
+      }),
     },
-    delays: { pollDelay: 1000, retryDelay: 500, saveRetryDelay: 2000 },
+    delays: { retryDelay: 500, saveRetryDelay: 2000 },
   });
 
 function start(input: Partial<StoryWizardInput> = {}) {
@@ -102,6 +107,8 @@ const flush = () => vi.advanceTimersByTimeAsync(0);
 /** The wizard is in this (nested) state; the steps are built by a factory, so their values are not typed one by one. */
 const inState = (actor: Actor, value: StateValue): boolean => actor.getSnapshot().matches(value as never);
 const view = (actor: Actor) => selectStoryView(actor.getSnapshot())!;
+/** Failed reads in a row, as the wizard's poller child counts them. */
+const pollErrors = (actor: Actor): number => (actor.system.get('storyPoller') as ActorRefFrom<typeof storyPollerMachine>).getSnapshot().context.errors;
 const wizard = (actor: Actor) => selectWizardState(actor.getSnapshot());
 /** The step state's child path, e.g. "elements.generating.retrying" (the steps' sub-states are built by a helper, so untyped). */
 const at = (actor: Actor, path: string): boolean => JSON.stringify(actor.getSnapshot().value) === JSON.stringify(pathValue(path));
@@ -231,16 +238,16 @@ describe('polling', () => {
     server.poll.mockRejectedValue(networkError());
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.poll).toHaveBeenCalledTimes(1);
-    expect(actor.getSnapshot().context.pollErrors).toBe(1);
+    expect(pollErrors(actor)).toBe(1);
     server.poll.mockImplementationOnce(() => new Promise(() => {}));
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.poll).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(JOB_REQUEST_TIMEOUT_MS);
-    expect(actor.getSnapshot().context.pollErrors).toBe(2);
+    expect(pollErrors(actor)).toBe(2);
     server.poll.mockResolvedValue(live);
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.poll).toHaveBeenCalledTimes(3);
-    expect(actor.getSnapshot().context.pollErrors).toBe(0);
+    expect(pollErrors(actor)).toBe(0);
   });
 });
 

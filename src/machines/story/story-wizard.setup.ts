@@ -1,0 +1,344 @@
+import { assign, emit, enqueueActions, fromPromise, sendTo, setup, stopChild } from 'xstate';
+import { JOB_POLL } from '@/config/limits';
+import { MESSAGES } from '@/config/messages';
+import type { StoryPart, StoryStage, StoryStep } from '@/config/story';
+import { canAfford } from '@/lib/affordability';
+import { backoffCeiling, fullJitterDelay } from '@/lib/backoff';
+import { classifyStatus } from '@/lib/job-status';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { storyAudioPrice, storyPartPrice } from '@/lib/story';
+import { errorMessageOf, isRetryable, statusOf } from '@/services/api-error';
+import {
+  cancelStoryPart,
+  concatStory,
+  createStory,
+  generateStoryAudio,
+  generateStoryPart,
+  getStory,
+  saveStory,
+} from '@/services/story';
+import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
+import type { Story, Storyboard } from '@/services/schemas/story';
+import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, requestIds, STORY_RULE_TEXTS, type BoardEditEvent } from '@/machines/story/story-board';
+import { mergeBoards } from '@/machines/story/story-merge';
+import { storyPollerMachine, type StoryPollerEvent } from '@/machines/story/story-poller.machine';
+import {
+  concatProblemOf,
+  ideaIsValid,
+  isDirty,
+  isStaleBoard,
+  reachableOf,
+  requestProblem,
+  resumeStageOf,
+  saveFieldsOf,
+  stageIndex,
+  statesOf,
+} from '@/machines/story/story-wizard.rules';
+import type {
+  StoryRequestPart,
+  StoryWizardContext,
+  StoryWizardEmitted,
+  StoryWizardInput,
+  StoryWizardMachineEvent,
+} from '@/machines/story/story-wizard.types';
+
+/** Edits are saved this long after the last one (PUT story/{id}). */
+export const STORY_SAVE_DEBOUNCE_MS = 800;
+/** Sending a paid call again after no answer (same key) at most this many times. */
+export const STORY_SUBMIT_RETRIES = 4;
+
+type TimerEvent = { type: 'save.flush' };
+type StoryDelay = 'saveDelay' | 'saveRetryDelay' | 'retryDelay';
+/** The part of `enqueue` the timer helpers use. */
+interface TimerQueue {
+  cancel: (id: string) => void;
+  raise: (event: TimerEvent, options?: { id?: string; delay?: StoryDelay }) => void;
+}
+
+/** (Re)starts the 800 ms wait before saving edits (a changed step is saved at once), when there is something to save. */
+function queueSave(enqueue: TimerQueue, context: StoryWizardContext): void {
+  enqueue.cancel('saveTimer');
+  if (context.storyId === null || !isDirty(context)) return;
+  // A new step is saved at once: a reload right after moving on resumes on that step.
+  if (context.step !== context.savedStep) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer' });
+  else enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveDelay' });
+}
+
+/** What the poller is told of the story (it waits for the next read while a job is live and the page is shown). */
+const pollerEvent = (type: 'poll.watch' | 'poll.restart', context: Pick<StoryWizardContext, 'storyId' | 'story'>): StoryPollerEvent => ({
+  type,
+  storyId: context.storyId ?? '',
+  live: context.storyId !== null && hasLiveJobs(context.story),
+});
+
+/**
+ * The storyWizard machine's named implementations: its actors (each wraps one service call), its
+ * guards, its actions (the autosave timers among them) and its delays, apart from its states in
+ * story-wizard.machine.ts. The poller is a child of its own (story-poller.machine).
+ */
+export const storyWizardSetup = setup({
+  types: {
+    context: {} as StoryWizardContext,
+    events: {} as StoryWizardMachineEvent,
+    input: {} as StoryWizardInput,
+    emitted: {} as StoryWizardEmitted,
+  },
+  actors: {
+    loadStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
+    /** The merge's read of the story as the server has it now (after a 412). */
+    pollStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
+    storyPoller: storyPollerMachine,
+    createStory: fromPromise<Story, CreateStoryFields>(({ input, signal }) => createStory(input, { signal })),
+    saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input, signal }) => saveStory(input.id, input.fields, { signal })),
+    generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
+      ({ input, signal }) =>
+        input.part === 'audio'
+          ? generateStoryAudio(input.id, input.board, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal })
+          : generateStoryPart(input.id, input.part, input.board, input.ids, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal }),
+    ),
+    concat: fromPromise<Story, { id: string; videoUrls: string[]; audioUrls: string[] }>(({ input, signal }) =>
+      concatStory(input.id, input.videoUrls, input.audioUrls, { signal }),
+    ),
+    cancelPart: fromPromise<Story, { id: string; part: StoryPart }>(({ input, signal }) => cancelStoryPart(input.id, input.part, { signal })),
+  },
+  guards: {
+    isNewStory: ({ context }) => context.storyId === null,
+    hasStory: ({ context }) => context.story !== null,
+    ideaValid: ({ event }) => event.type === 'idea.submit' && ideaIsValid(event.fields),
+    resumesAt: (_, params: { story: Story; stage: StoryStep | 'concatenating' | 'done' }) => resumeStageOf(params.story) === params.stage,
+    isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
+    changesBoard: ({ context, event }) =>
+      context.board !== null && (BOARD_EDIT_TYPES as readonly string[]).includes(event.type) && applyBoardEdit(context.board, event as BoardEditEvent) !== context.board,
+    canGoTo: ({ context, event }, params: { step: StoryStep }) => {
+      const current = context.step;
+      const wanted = event.type === 'step.goto' ? event.step : event.type === 'step.next' && current !== 'done' ? nextStep(current) : null;
+      if (wanted !== params.step || wanted === current) return false;
+      return stageIndex(wanted) < stageIndex(current) || reachableOf(context)[wanted];
+    },
+    canRequest: ({ context, event }, params: { parts: readonly ('elements' | 'scenes' | 'videos')[] }) => {
+      if (event.type !== 'part.generate' || !params.parts.includes(event.part)) return false;
+      const states = statesOf(context);
+      if (!states) return false;
+      return !requestProblem(context, event.part, requestIds(states, event.part, event.ids));
+    },
+    canMakeSound: ({ context }) => {
+      const states = statesOf(context);
+      const audio = context.board?.audio;
+      return !!states && !!audio && audio.kind !== 'none' && audio.text.trim() !== '' && states.audio !== 'running';
+    },
+    canJoin: ({ context }) => concatProblemOf(context) === null,
+    partRunning: ({ context, event }) => {
+      if (event.type !== 'part.cancel') return false;
+      if (event.part === 'concat') return !!context.story?.concat && classifyStatus(context.story.concat.status) === 'processing';
+      const states = statesOf(context);
+      if (!states) return false;
+      if (event.part === 'audio') return states.audio === 'running';
+      return Object.values(partRecord(states, event.part)).includes('running');
+    },
+    /** SPEC §6, before any paid call. */
+    canAffordRequest: ({ context }) => canAfford({ user: context.user, cost: context.request?.cost ?? 0, credit: context.credit }),
+    noSaveInFlight: ({ context }) => !context.saveInFlight,
+    isRetryableSubmit: ({ context }, params: { error: unknown }) => context.retryAttempt < STORY_SUBMIT_RETRIES && isRetryable(params.error),
+    concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
+    concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
+    followedFilmMade: ({ context }) => context.followFilm && !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
+    canSaveNow: ({ context }) => context.storyId !== null && !context.saveInFlight && !context.sending && saveFieldsOf(context) !== null,
+    jobsEnded: ({ context }, params: { story: Story }) => hasLiveJobs(context.story) && !hasLiveJobs(params.story),
+    /** A save refused for a reason other than the network or the server being down is not sent again by itself. */
+    saveRetryable: (_, params: { error: unknown }) => isRetryable(params.error),
+    staleBoard: (_, params: { error: unknown }) => isStaleBoard(params.error),
+    canMerge: ({ context }) => context.storyId !== null && !context.saveInFlight,
+  },
+  actions: {
+    /** A story from the server (loaded or created): its board becomes the draft, everything saved. */
+    loadStory: assign(({ context }, params: { story: Story }) => ({
+      storyId: params.story.id,
+      story: params.story,
+      board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
+      boardVersion: context.boardVersion + 1,
+      savedBoardVersion: context.boardVersion + 1,
+      savedStep: params.story.step,
+      step: params.story.step,
+      ideaFields: null,
+      error: null,
+    })),
+    storeStory: assign((_, params: { story: Story }) => ({ story: params.story })),
+    /** The answer of a paid call: the board as sent with the new parts' jobs written in, saved. */
+    takeGenerated: assign(({ context }, params: { story: Story }) => ({
+      story: params.story,
+      board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
+      savedBoardVersion: context.boardVersion,
+      error: null,
+    })),
+    takeRewritten: assign(({ context }, params: { story: Story }) => ({
+      story: params.story,
+      board: params.story.storyboard,
+      baseBoard: params.story.storyboard,
+      revision: params.story.revision,
+      boardVersion: context.boardVersion + 1,
+      savedBoardVersion: context.boardVersion + 1,
+      error: null,
+    })),
+    /** The idea's new settings; a title given with them goes to the board (saved like any edit). */
+    takeIdea: assign(({ context }, params: { story: Story }) => {
+      const title = context.ideaFields?.title;
+      const retitle = context.board !== null && title !== undefined && title !== context.board.title;
+      return {
+        story: { ...params.story, storyboard: context.story?.storyboard ?? params.story.storyboard, media: params.story.media },
+        ...(retitle && context.board ? { board: { ...context.board, title }, boardVersion: context.boardVersion + 1 } : {}),
+        ideaFields: null,
+        error: null,
+      };
+    }),
+    setIdeaFields: assign(({ event }) => (event.type === 'idea.submit' ? { ideaFields: event.fields, error: null } : {})),
+    applyEdit: enqueueActions(({ context, event, enqueue }) => {
+      if (!context.board || !(BOARD_EDIT_TYPES as readonly string[]).includes(event.type)) return;
+      const next = { board: applyBoardEdit(context.board, event as BoardEditEvent), boardVersion: context.boardVersion + 1 };
+      enqueue.assign(next);
+      queueSave(enqueue, { ...context, ...next });
+    }),
+    enterStep: enqueueActions(({ context, enqueue }, params: { step: StoryStage }) => {
+      if (context.step === params.step) return;
+      enqueue.assign({ step: params.step });
+      queueSave(enqueue, { ...context, step: params.step });
+    }),
+    scheduleSave: enqueueActions(({ context, enqueue }) => queueSave(enqueue, context)),
+    cancelSaveTimer: enqueueActions(({ enqueue }) => enqueue.cancel('saveTimer')),
+    startSave: enqueueActions(({ context, enqueue }) => {
+      const fields = saveFieldsOf(context);
+      if (!fields || context.storyId === null) return;
+      enqueue.assign({
+        saveInFlight: true,
+        sendingBoardVersion: fields.storyboard ? context.boardVersion : context.savedBoardVersion,
+        sendingStep: fields.step ?? context.savedStep,
+      });
+      enqueue.spawnChild('saveStory', { id: 'save', input: { id: context.storyId, fields } });
+    }),
+    markSaved: enqueueActions(({ context, event, enqueue }) => {
+      enqueue(stopChild('save'));
+      // A save that sent the board: the server has it now, at the revision it answers.
+      const sentBoard = context.sendingBoardVersion !== context.savedBoardVersion && event.type === 'xstate.done.actor.save';
+      const next = {
+        ...(sentBoard ? { baseBoard: event.output.storyboard, revision: event.output.revision } : {}),
+        saveInFlight: false,
+        savedBoardVersion: context.sendingBoardVersion,
+        savedStep: context.sendingStep,
+        saveErrors: 0,
+        saveError: null,
+      };
+      enqueue.assign(next);
+      queueSave(enqueue, { ...context, ...next });
+    }),
+    markSaveFailed: enqueueActions(({ context, enqueue }, params: { message: string; retry: boolean }) => {
+      enqueue(stopChild('save'));
+      enqueue.assign({ saveInFlight: false, saveErrors: context.saveErrors + 1, saveError: params.message });
+      enqueue.cancel('saveTimer');
+      if (params.retry) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
+    }),
+    /** The board was saved elsewhere since this draft's revision: the story is read again and the two merged (takeMerged). */
+    startMerge: enqueueActions(({ context, enqueue }) => {
+      enqueue(stopChild('save'));
+      enqueue.cancel('saveTimer');
+      if (context.storyId === null) return;
+      // Counted as the save on its way: nothing else is saved, and a paid click waits, until the merge is saved.
+      enqueue.assign({ saveInFlight: true });
+      enqueue.spawnChild('pollStory', { id: 'merge', input: { id: context.storyId } });
+    }),
+    /** A paid call refused as stale: the story is read again and merged, as after a refused save (once the page is idle). */
+    mergeIfStale: enqueueActions(({ enqueue }, params: { error: unknown }) => {
+      if (isStaleBoard(params.error)) enqueue.raise({ type: 'story.stale' });
+    }),
+    /** This tab's edits merged into the newer board (no edit of either is lost), then saved at once from its revision. */
+    takeMerged: enqueueActions(({ context, event, enqueue }) => {
+      enqueue(stopChild('merge'));
+      if (event.type !== 'xstate.done.actor.merge' || !context.board) return;
+      const theirs = event.output;
+      const merged = mergeBoards(context.baseBoard ?? theirs.storyboard, context.board, theirs.storyboard);
+      const unchanged = JSON.stringify(merged.board) === JSON.stringify(theirs.storyboard);
+      const next = {
+        story: theirs,
+        board: unchanged ? theirs.storyboard : merged.board,
+        baseBoard: theirs.storyboard,
+        revision: theirs.revision,
+        boardVersion: context.boardVersion + 1,
+        savedBoardVersion: unchanged ? context.boardVersion + 1 : context.savedBoardVersion,
+        saveInFlight: false,
+        saveErrors: 0,
+        saveError: null,
+        notice: merged.conflicts > 0 ? STORY_RULE_TEXTS.mergedWithConflicts : STORY_RULE_TEXTS.merged,
+      };
+      enqueue.assign(next);
+      if (!unchanged) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer' });
+      enqueue.sendTo('storyPoller', pollerEvent('poll.watch', { ...context, ...next }));
+    }),
+    mergeFailed: enqueueActions(({ context, event, enqueue }) => {
+      enqueue(stopChild('merge'));
+      const message = event.type === 'xstate.error.actor.merge' ? errorMessageOf(event.error) : MESSAGES.apiError;
+      enqueue.assign({ saveInFlight: false, saveErrors: context.saveErrors + 1, saveError: message });
+      enqueue.cancel('saveTimer');
+      // The save is sent again: refused again (412), it reads the story again.
+      enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
+    }),
+    clearNotice: assign({ notice: null }),
+    startSending: assign({ sending: true }),
+    stopSending: assign({ sending: false }),
+    /** A story loaded or made: the poller waits for its next read while a job of it is live. */
+    schedulePoll: sendTo('storyPoller', ({ context }) => pollerEvent('poll.watch', context)),
+    /** After an answer that replaced the story: a read on its way would bring an older one, so the poller drops it. */
+    restartPolling: sendTo('storyPoller', ({ context }) => pollerEvent('poll.restart', context)),
+    tellPollerVisibility: sendTo('storyPoller', ({ event }) => ({ type: 'poll.visibility', hidden: event.type === 'story.visibility' && event.hidden })),
+    /** The poller's read: the story as the server has it now (the draft board is the person's). */
+    storePolled: enqueueActions(({ context, enqueue }, params: { story: Story }) => {
+      enqueue.assign({ story: params.story });
+      // A followed join that failed: nothing to take the person to, but they are told why (as on the scriptboard).
+      const concat = params.story.concat;
+      if (context.followFilm && (!concat || !['processing', 'success'].includes(classifyStatus(concat.status)))) {
+        enqueue.assign({ followFilm: false, error: concat?.error ?? STORY_RULE_TEXTS.filmFailed });
+      }
+    }),
+    setAccount: assign(({ event }) =>
+      event.type === 'story.account' ? { user: event.user, credit: event.credit, creditLoading: event.creditLoading } : {},
+    ),
+    setHidden: assign(({ event }) => (event.type === 'story.visibility' ? { hidden: event.hidden } : {})),
+    prepareRequest: assign(({ context, event }) => {
+      const states = statesOf(context);
+      if (event.type !== 'part.generate' || !states || !context.board) return {};
+      const ids = requestIds(states, event.part, event.ids);
+      return {
+        request: { part: event.part, ids, cost: ids.length * storyPartPrice(context.board, event.part) },
+        idempotencyKey: newIdempotencyKey(),
+        retryAttempt: 0,
+        error: null,
+      };
+    }),
+    prepareSoundRequest: assign(({ context }) => ({
+      request: { part: 'audio' as const, ids: [], cost: storyAudioPrice(context.board?.audio.kind ?? 'none') },
+      idempotencyKey: newIdempotencyKey(),
+      retryAttempt: 0,
+      error: null,
+    })),
+    setDeniedError: assign(({ context }) => ({
+      error: context.user?.attributes ? STORY_RULE_TEXTS.notEnoughCredits(context.request?.cost ?? 0, context.credit) : MESSAGES.notAuthenticated,
+    })),
+    countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
+    setCancelPart: assign(({ context, event }) =>
+      event.type === 'part.cancel' ? { cancelPart: event.part, error: null, followFilm: context.followFilm && event.part !== 'concat' } : {},
+    ),
+    startFollowingFilm: assign({ followFilm: true }),
+    stopFollowingFilm: assign({ followFilm: false }),
+    setError: assign((_, params: { message: string }) => ({ error: params.message })),
+    setConcatError: assign(({ context }) => ({ error: context.story?.concat?.error ?? STORY_RULE_TEXTS.filmFailed })),
+    clearError: assign({ error: null }),
+    reportCreated: emit(({ context }) => ({ type: 'story.created' as const, id: context.storyId ?? '' })),
+    reportCreditsChanged: emit({ type: 'story.creditsChanged' } as const),
+  },
+  delays: {
+    saveDelay: STORY_SAVE_DEBOUNCE_MS,
+    saveRetryDelay: ({ context }) => backoffCeiling(Math.max(context.saveErrors - 1, 0), JOB_POLL),
+    retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
+  },
+});

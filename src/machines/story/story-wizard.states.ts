@@ -1,0 +1,160 @@
+import { STORY_STEPS, type StoryStage, type StoryStep } from '@/config/story';
+import { errorMessageOf } from '@/services/api-error';
+import type { Story, Storyboard } from '@/services/schemas/story';
+import { BOARD_EDIT_TYPES, nextStep } from '@/machines/story/story-board';
+import type { StoryWizardContext } from '@/machines/story/story-wizard.types';
+
+/**
+ * The storyWizard machine's state builders, as data: the board edits, the moves between steps,
+ * a board step (idle, generating { checkingCredit → waitingForSave → submitting ⇄ retrying },
+ * cancelling) and "rewrite from idea". They name the guards and actions of story-wizard.setup;
+ * story-wizard.machine puts the steps together.
+ */
+
+/** The board edits, taken where the board is not being sent or replaced. */
+export const EDITS = Object.fromEntries(BOARD_EDIT_TYPES.map((type) => [type, { guard: 'changesBoard', actions: 'applyEdit' }])) as Record<
+  (typeof BOARD_EDIT_TYPES)[number],
+  { guard: 'changesBoard'; actions: 'applyEdit' }
+>;
+
+/** Going from `from` to another step: any earlier one, a later one when it can be reached; `step.next` to the one after it. */
+export function nav(from: StoryStage) {
+  const next = from === 'done' ? null : nextStep(from);
+  return {
+    'step.goto': STORY_STEPS.filter((step) => step !== from).map((step) => ({
+      guard: { type: 'canGoTo' as const, params: { step } },
+      target: `#storyWizard.${step}`,
+    })),
+    ...(next ? { 'step.next': { guard: { type: 'canGoTo' as const, params: { step: next } }, target: `#storyWizard.${next}` } } : {}),
+  };
+}
+
+/** A film the person stepped away from while it was joined is made: they are taken to it once they are idle. */
+export const FOLLOWED_FILM_MADE = { guard: 'followedFilmMade' as const, target: '#storyWizard.done', actions: 'stopFollowingFilm' as const };
+
+/** Going back while the film is joined: the same moves as on the scriptboard, and the film is followed. */
+export function navFollowingFilm() {
+  const moves = nav('scriptboard');
+  const follow = <T extends object>(transition: T) => ({ ...transition, actions: 'startFollowingFilm' as const });
+  return { 'step.goto': moves['step.goto'].map(follow), ...(moves['step.next'] ? { 'step.next': follow(moves['step.next']) } : {}) };
+}
+
+export const storyOf = ({ event }: { event: { output: Story } }) => ({ story: event.output });
+export const errorOf = ({ event }: { event: { error: unknown } }) => ({ message: errorMessageOf(event.error) });
+
+/** A step where the person works on the board: its paid parts, cancelling, going elsewhere. */
+export function boardStep(
+  step: StoryStep | 'done',
+  parts: readonly ('elements' | 'scenes' | 'videos')[],
+  extra: { on?: Record<string, unknown>; states?: Record<string, unknown> } = {},
+) {
+  const idle = `#storyWizard.${step}.idle`;
+  const withSound = parts.includes('videos');
+  return {
+    entry: { type: 'enterStep' as const, params: { step } },
+    initial: 'idle' as const,
+    states: {
+      idle: {
+        // The done step is where the followed film leads: it never follows one itself.
+        ...(step === 'done' ? {} : { always: FOLLOWED_FILM_MADE }),
+        on: {
+          ...EDITS,
+          ...nav(step),
+          ...(parts.length > 0
+            ? {
+                'part.generate': {
+                  guard: { type: 'canRequest' as const, params: { parts } },
+                  target: 'generating',
+                  actions: 'prepareRequest' as const,
+                },
+              }
+            : {}),
+          ...(withSound
+            ? {
+                'audio.generate': { guard: 'canMakeSound' as const, target: 'generating', actions: 'prepareSoundRequest' as const },
+                'concat.start': { guard: 'canJoin' as const, target: '#storyWizard.concatenating' },
+              }
+            : {}),
+          'part.cancel': { guard: 'partRunning' as const, target: 'cancelling', actions: 'setCancelPart' as const },
+          ...extra.on,
+        },
+      },
+      ...(parts.length > 0
+        ? {
+            generating: {
+              entry: 'startSending' as const,
+              exit: ['stopSending', 'scheduleSave'] as const,
+              initial: 'checkingCredit' as const,
+              states: {
+                checkingCredit: {
+                  always: [{ guard: 'canAffordRequest' as const, target: 'waitingForSave' }, { target: idle, actions: 'setDeniedError' as const }],
+                },
+                // A save of older edits still on its way could land after the answer: it goes first.
+                waitingForSave: { always: { guard: 'noSaveInFlight' as const, target: 'submitting' } },
+                submitting: {
+                  invoke: {
+                    src: 'generate' as const,
+                    input: ({ context }: { context: StoryWizardContext }) => ({
+                      id: context.storyId ?? '',
+                      part: context.request?.part ?? 'elements',
+                      board: context.board as Storyboard,
+                      ids: context.request?.ids ?? [],
+                      idempotencyKey: context.idempotencyKey ?? '',
+                      revision: context.revision,
+                    }),
+                    onDone: {
+                      target: idle,
+                      actions: [{ type: 'takeGenerated' as const, params: storyOf }, 'restartPolling', 'reportCreditsChanged'] as const,
+                    },
+                    onError: [
+                      {
+                        guard: { type: 'isRetryableSubmit' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+                        target: 'retrying',
+                        actions: 'countRetry' as const,
+                      },
+                      {
+                        target: idle,
+                        actions: [
+                          { type: 'setError' as const, params: errorOf },
+                          { type: 'mergeIfStale' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+                        ],
+                      },
+                    ],
+                  },
+                },
+                retrying: { after: { retryDelay: 'submitting' } },
+              },
+            },
+          }
+        : {}),
+      cancelling: {
+        on: EDITS,
+        invoke: {
+          src: 'cancelPart' as const,
+          input: ({ context }: { context: StoryWizardContext }) => ({ id: context.storyId ?? '', part: context.cancelPart ?? 'elements' }),
+          onDone: { target: idle, actions: [{ type: 'storeStory' as const, params: storyOf }, 'restartPolling', 'reportCreditsChanged'] as const },
+          onError: { target: idle, actions: { type: 'setError' as const, params: errorOf } },
+        },
+      },
+      ...extra.states,
+    },
+  };
+}
+
+/** "Rewrite from idea": waits for a save on its way, then PUT rewrite; the new board replaces the draft. */
+export const rewriting = (done: string) => ({
+  entry: ['startSending', 'cancelSaveTimer'] as const,
+  exit: ['stopSending', 'scheduleSave'] as const,
+  initial: 'waitingForSave' as const,
+  states: {
+    waitingForSave: { always: { guard: 'noSaveInFlight' as const, target: 'sending' } },
+    sending: {
+      invoke: {
+        src: 'saveStory' as const,
+        input: ({ context }: { context: StoryWizardContext }) => ({ id: context.storyId ?? '', fields: { rewrite: true } }),
+        onDone: { target: done, actions: { type: 'takeRewritten' as const, params: storyOf } },
+        onError: { target: '#storyWizard.storyboard.idle', actions: { type: 'setError' as const, params: errorOf } },
+      },
+    },
+  },
+});
