@@ -10,9 +10,7 @@ import { STORY_TEXTS } from '@/config/story-texts';
 import { storyImageModels, type StoryPartState } from '@/lib/story';
 import type { ElementChanges } from '@/machines/story/story-wizard.types';
 import type { StoryElement } from '@/machines/story/story-wizard.machine';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
-import { elementRatio, PaidAction, PartBadge, PartMedia, useStoryView } from '@/screens/story/story-parts';
+import { elementRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, usePaidPart, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.elements;
 const KIND_DATA = STORY_ELEMENT_KINDS.map((kind) => ({ value: kind.value, label: kind.label }));
@@ -80,7 +78,7 @@ function ElementCard({ element, state, aspectRatio, editable }: ElementCardProps
             variant="light"
             size="xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(name) : TEXTS.regenerateLabel(name)}
-            disabled={!canRegenerate || state === 'running'}
+            disabled={!canRegenerate}
             onClick={() => story.send({ type: 'part.generate', part: 'elements', ids: [element.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}

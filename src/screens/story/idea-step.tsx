@@ -20,8 +20,7 @@ import {
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { IdeaFields } from '@/machines/story/story-wizard.types';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useStoryView } from '@/screens/story/story-parts';
+import { StoryActorContext, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.idea;
 /** SPEC §2.10 help topics: 22 Idea for Story, 23 Duration. */

@@ -3,9 +3,7 @@ import { STORY_SHOTS } from '@/config/story';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { StoryPartState } from '@/lib/story';
 import type { StoryElement, StoryScene } from '@/machines/story/story-wizard.machine';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
-import { cssRatio, PaidAction, PartBadge, PartMedia, useStoryView } from '@/screens/story/story-parts';
+import { cssRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, usePaidPart, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.scenes;
 const shotLabel = (shot: string): string => STORY_SHOTS.find((candidate) => candidate.value === shot)?.label ?? shot;
@@ -48,7 +46,7 @@ function ScenePictureCard({ scene, number, state, elements, aspectRatio }: Scene
             variant="light"
             size="xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
-            disabled={!canRegenerate || state === 'running'}
+            disabled={!canRegenerate}
             onClick={() => story.send({ type: 'part.generate', part: 'scenes', ids: [scene.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}

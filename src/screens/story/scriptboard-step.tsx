@@ -6,9 +6,7 @@ import { DEFAULT_VOICE, VOICES } from '@/config/voices';
 import { storyVideoModels, type StoryPartState } from '@/lib/story';
 import { selectAudioCost, selectConcatProblem, selectFinalFilm, selectWizardState } from '@/machines/story/story-wizard.selectors';
 import type { StoryScene } from '@/machines/story/story-wizard.machine';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useCanRegenerate, usePaidPart } from '@/screens/story/story-paid';
-import { cssRatio, PaidAction, PartBadge, PartMedia, useCreditBalance, usePartJob, useStoryView } from '@/screens/story/story-parts';
+import { cssRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, useCreditBalance, usePaidPart, usePartJob, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.scriptboard;
 const MODEL_DATA = storyVideoModels().map((model) => ({ value: model.value, label: TEXTS.modelOption(model.label, model.required_credits) }));
@@ -55,7 +53,7 @@ function TimelineClip({ scene, number, state, aspectRatio }: ClipProps) {
             variant="light"
             size="compact-xs"
             aria-label={state === 'missing' ? TEXTS.makeOneLabel(number) : TEXTS.regenerateLabel(number)}
-            disabled={!canRegenerate || state === 'running'}
+            disabled={!canRegenerate}
             onClick={() => story.send({ type: 'part.generate', part: 'videos', ids: [scene.id] })}
           >
             {state === 'missing' ? TEXTS.makeOne : TEXTS.regenerate}

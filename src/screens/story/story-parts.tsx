@@ -1,18 +1,22 @@
 import { Alert, Badge, Box, Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { shallowEqual, useSelector } from '@xstate/react';
+import { createActorContext, shallowEqual, useSelector } from '@xstate/react';
 import { useCallback, type ReactNode } from 'react';
 import { SessionActorContext } from '@/components/session/session-context';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { StoryPartState } from '@/lib/story';
 import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';
 import { selectCreditsRef } from '@/machines/session/session.selectors';
-import { selectPartView, selectStoryView } from '@/machines/story/story-wizard.selectors';
-import { StoryActorContext } from '@/screens/story/story-context';
+import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { selectCanRegenerate, selectPartCost, selectPartView, selectStoryView } from '@/machines/story/story-wizard.selectors';
 
 /**
- * Pieces every step of the story page shares: a part's state badge, its picture or video with
- * progress while it is made, the cost line and button of a paid step, the error banner.
+ * Pieces every step of the story page shares: the wizard's actor, a part's state badge, its
+ * picture or video with progress while it is made, the cost line and button of a paid step (and
+ * what it costs, whether it can run), the error banner.
  */
+
+/** The story page's wizard actor, shared by the stepper and every step's section. */
+export const StoryActorContext = createActorContext(storyWizardMachine);
 
 const STATE_COLORS: Record<StoryPartState, string> = {
   missing: 'gray',
@@ -143,7 +147,7 @@ export function PaidAction({ id, cost, label, reason, loading, onRun, cancel, ch
 }
 
 /** Why a paid part cannot be made now: the machine refuses it, it is busy, or the balance is short. */
-export function paidReason(options: { can: boolean; count: number; affordable: boolean; total: number; balance: number | null; nothing: string; busy: boolean }): string | null {
+function paidReason(options: { can: boolean; count: number; affordable: boolean; total: number; balance: number | null; nothing: string; busy: boolean }): string | null {
   if (options.count === 0) return options.nothing;
   if (options.busy) return STORY_TEXTS.busy;
   if (!options.affordable) return STORY_TEXTS.notEnoughCredits(options.total, options.balance);
@@ -174,4 +178,47 @@ export function StoryNotice() {
       {view.notice}
     </Alert>
   );
+}
+
+type PaidPart = 'elements' | 'scenes' | 'videos';
+type WizardSnapshot = Parameters<typeof selectPartCost>[0];
+
+/**
+ * A step's "make" button as the page shows it: the cost line, why it cannot run (null when it
+ * can), whether it runs now, and cancel while that part's jobs run.
+ */
+export function usePaidPart(part: PaidPart) {
+  const story = StoryActorContext.useActorRef();
+  const view = useStoryView();
+  const balance = useCreditBalance();
+  const selectCost = useCallback((snapshot: WizardSnapshot) => {
+    const { count, each, total, affordable } = selectPartCost(snapshot, part);
+    return { count, each, total, affordable };
+  }, [part]);
+  const cost = StoryActorContext.useSelector(selectCost, shallowEqual);
+  const selectCan = useCallback((snapshot: WizardSnapshot) => snapshot.can({ type: 'part.generate', part }), [part]);
+  const can = StoryActorContext.useSelector(selectCan);
+  const running = view?.running[part] ?? 0;
+  const busy = view?.busy ?? null;
+  // Nothing left to start: either every part is made, or the rest are still being made (Cancel shows beside it then).
+  const nothing = running > 0 ? STORY_TEXTS.beingMade(part, running) : STORY_TEXTS.nothingToMake(part);
+  const reason = paidReason({ can, count: cost.count, affordable: cost.affordable, total: cost.total, balance, nothing, busy: busy !== null });
+  return {
+    cost: cost.count > 0 ? `${STORY_TEXTS.cost(part, cost.count, cost.each, cost.total)}${STORY_TEXTS.balance(balance)}` : null,
+    reason,
+    loading: busy === 'generating' && view?.generatingPart === part,
+    run: () => story.send({ type: 'part.generate', part }),
+    /** One part made again (the regenerate button of a card). */
+    regenerate: (id: string) => story.send({ type: 'part.generate', part, ids: [id] }),
+    cancel:
+      running > 0
+        ? { label: STORY_TEXTS.cancel, busy: busy === 'cancelling', onCancel: () => story.send({ type: 'part.cancel', part }) }
+        : null,
+  };
+}
+
+/** Whether one part can be made again now (its card's "Regenerate"). */
+export function useCanRegenerate(part: PaidPart, id: string): boolean {
+  const select = useCallback((snapshot: WizardSnapshot) => selectCanRegenerate(snapshot, part, id), [part, id]);
+  return StoryActorContext.useSelector(select);
 }

@@ -3,8 +3,7 @@ import { STORY_STEP_LABELS, STORY_STEPS, type StoryStep } from '@/config/story';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { StoryPartState } from '@/lib/story';
 import { selectActiveStep, selectWizardState } from '@/machines/story/story-wizard.selectors';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useStoryView } from '@/screens/story/story-parts';
+import { StoryActorContext, useStoryView } from '@/screens/story/story-parts';
 
 const count = (states: Record<string, StoryPartState>, state: StoryPartState): number =>
   Object.values(states).filter((candidate) => candidate === state).length;

@@ -4,8 +4,7 @@ import { STORY_SCENE_DURATION, STORY_SCENE_TEXT_MAX, STORY_SCENES, STORY_SHOTS, 
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { SceneChanges } from '@/machines/story/story-wizard.types';
 import type { StoryElement, StoryScene } from '@/machines/story/story-wizard.machine';
-import { StoryActorContext } from '@/screens/story/story-context';
-import { useStoryView } from '@/screens/story/story-parts';
+import { StoryActorContext, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.storyboard;
 const SHOT_DATA = STORY_SHOTS.map((shot) => ({ value: shot.value, label: shot.label }));
