@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { SessionActorContext } from '@/components/session/session-context';
 import { TOOL_TEXTS } from '@/config/job-texts';
-import { canAfford } from '@/lib/credit-check';
+import { canAfford } from '@/lib/affordability';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
 import { selectCreditsRef, selectCurrentUser, selectIsSignedIn } from '@/machines/session/session.selectors';
 

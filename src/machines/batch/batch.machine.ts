@@ -7,7 +7,7 @@ import { batchSetup } from '@/machines/batch/batch.setup';
 // Screens may not import services; they get these types from here.
 export type { AdditionalVideo, Batch, ScriptBoardClip } from '@/services/schemas/batch';
 export type { Media } from '@/services/schemas/media';
-export type { CreditCheckUser } from '@/lib/credit-check';
+export type { CreditCheckUser } from '@/lib/affordability';
 export type { BatchContext, BatchEmitted, BatchEvent, BatchInput, ClipChanges } from '@/machines/batch/batch.types';
 export { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf } from '@/machines/batch/batch-derived';
 export { BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.setup';

@@ -1,4 +1,4 @@
-import type { CreditCheckUser } from '@/lib/credit-check';
+import type { CreditCheckUser } from '@/lib/affordability';
 import type { SessionRef } from '@/machines/account-link/account-link';
 import type { AdditionalVideo, Batch, ScriptBoardClip } from '@/services/schemas/batch';
 

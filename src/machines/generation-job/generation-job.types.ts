@@ -1,4 +1,4 @@
-import type { CreditCheckUser } from '@/lib/credit-check';
+import type { CreditCheckUser } from '@/lib/affordability';
 import type { MultipartFields } from '@/services/http';
 import type { Media } from '@/services/schemas/media';
 

@@ -1,5 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
-import type { CreditCheckUser } from '@/lib/credit-check';
+import type { CreditCheckUser } from '@/lib/affordability';
 import type { MultipartFields } from '@/services/http';
 import type { StoredJob } from '@/services/schemas/stored-jobs';
 import type { SessionRef } from '@/machines/account-link/account-link';
