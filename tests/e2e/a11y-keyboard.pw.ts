@@ -38,8 +38,18 @@ test('keyboard: Tab reaches the menu, the header and a tool\'s Generate button, 
   for (let step = 0; step < 150 && !reachedGenerate; step += 1) {
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(async () => {
-      // Inputs change their border with a short transition: look once it has run.
-      const settled = () => new Promise((resolve) => setTimeout(resolve, 250));
+      // Inputs change their border with a short transition: look once it has run (the next frame,
+      // then until no finite animation or transition is running; getAnimations() flushes styles,
+      // so a transition the focus change just started is among them).
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const running = () =>
+        document.getAnimations().some((animation) => animation.playState === 'running' && animation.effect?.getTiming().iterations !== Infinity);
+      const settled = async () => {
+        const since = performance.now();
+        await frame();
+        // (Bounded: a transition that never ends shows as a failed focus check, not a hung test.)
+        while (running() && performance.now() - since < 2_000) await frame();
+      };
       await settled();
       const element = document.activeElement as HTMLElement | null;
       if (!element || element === document.body) return null;

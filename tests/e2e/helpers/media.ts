@@ -10,13 +10,15 @@ export async function expectPlayable(video: Locator, seconds: number, tolerance 
     .toBe(true);
   const duration = await video.evaluate((element: HTMLVideoElement) => element.duration);
   expect(Math.abs(duration - seconds)).toBeLessThan(tolerance);
-  const played = await video.evaluate(async (element: HTMLVideoElement) => {
+  await video.evaluate(async (element: HTMLVideoElement) => {
     element.muted = true;
     await element.play();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    element.pause();
-    return { time: element.currentTime, width: element.videoWidth };
   });
-  expect(played.time).toBeGreaterThan(0);
-  expect(played.width).toBeGreaterThan(0);
+  // Time advances: waited on as it happens (no fixed pause), then the video is stopped.
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0);
+  const width = await video.evaluate((element: HTMLVideoElement) => {
+    element.pause();
+    return element.videoWidth;
+  });
+  expect(width).toBeGreaterThan(0);
 }
