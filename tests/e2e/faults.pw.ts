@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { TOOL_TEXTS } from '../../src/config/job-texts';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { describeFaults, faultFor, faultSeed, injectApiFaults } from './helpers/faults';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
@@ -97,15 +98,19 @@ test('20 % of API calls lost (before or after the server): ten generations each 
   await openTextToImage(page);
 
   const faults = await injectApiFaults(page, { seed, rate: 0.2 });
-  const prompts: string[] = [];
-  for (let run = 1; run <= 10; run += 1) {
-    const prompt = `fault run ${run} of seed ${seed}: a kite above green hills`;
-    prompts.push(prompt);
+  const prompts = Array.from({ length: 10 }, (_, index) => `fault run ${index + 1} of seed ${seed}: a kite above green hills`);
+  // The ten are sent one after another as fast as the form takes them (Generate comes back after
+  // its short cool-down) and run side by side. Which call is lost does not depend on how the calls
+  // interleave (helpers/faults.ts): the n-th submit meets the same fate as when sent one by one.
+  for (const prompt of prompts) {
     await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
     await page.getByRole('button', { name: 'Generate' }).click();
+    await expect(page.getByText(TOOL_TEXTS.submitted)).toBeVisible();
+  }
+  for (const [index, prompt] of prompts.entries()) {
     // The right terminal state, as the person sees it: the run's own result image.
     await expectResultImage(page, prompt, 90_000);
-    console.log(`[faults] run ${run} done; ${describeFaults(faults)}`);
+    console.log(`[faults] run ${index + 1} done; ${describeFaults(faults)}`);
   }
   const summary = describeFaults(faults);
   console.log(`[faults] ${summary}`);
@@ -159,6 +164,10 @@ test('60 s offline in the middle of a job: still signed in, polling resumes, the
 }) => {
   test.setTimeout(4 * 60_000);
   const errors = watchPageErrors(page);
+  // The page's clock is Playwright's (page.clock): it runs as usual, and the offline minute below
+  // passes on it at once, every timer of the app (job polling, the token refresh's back-off)
+  // firing as it would over that minute, without a minute of real waiting.
+  await page.clock.install();
   const { email } = await createAccount(request, { prefix: 'fault-offline', handle: freshHandle('fault-of') });
   await signInAs(page, email);
   await openTextToImage(page);
@@ -180,24 +189,29 @@ test('60 s offline in the middle of a job: still signed in, polling resumes, the
     if (new URL(failed.url()).pathname.startsWith('/cognito')) failedTokenCalls.push(failed.headers()['x-amz-target'] ?? failed.url());
   });
   await context.setOffline(true);
+  const pageNow = () => page.evaluate(() => Date.now());
   const offlineSince = Date.now();
+  const pageOfflineSince = await pageNow();
   const urls = new Set<string>();
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) urls.add(new URL(frame.url()).pathname);
   });
-  // A minute without any network; every 10 s the person is still shown as signed in, on the tool.
-  while (Date.now() - offlineSince < 60_000) {
-    await page.waitForTimeout(10_000);
+  // A minute without any network on the page's clock; every 10 s the person is still shown as
+  // signed in, on the tool.
+  for (let passed = 0; passed < 60_000; passed += 10_000) {
+    await page.clock.runFor(10_000);
     await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
     await expect(page).toHaveURL(/\/ai-image\/text-to-image$/);
   }
+  const pageOffline = (await pageNow()) - pageOfflineSince;
+  expect(pageOffline).toBeGreaterThanOrEqual(60_000);
   // Nothing got through while offline, and the job could not have been seen to end.
   await expect(page.getByRole('img', { name: prompt })).toHaveCount(0);
   const offlineCalls = watcher.calls.length - callsBefore;
   await context.setOffline(false);
   console.log(
-    `[faults] offline for ${Math.round((Date.now() - offlineSince) / 1000)} s; ${offlineCalls} API calls and ` +
-      `${failedTokenCalls.length} token refreshes (${[...new Set(failedTokenCalls)].join(', ')}) tried meanwhile`,
+    `[faults] offline for ${Math.round(pageOffline / 1000)} s on the page's clock (${Math.round((Date.now() - offlineSince) / 1000)} s of real time); ` +
+      `${offlineCalls} API calls and ${failedTokenCalls.length} token refreshes (${[...new Set(failedTokenCalls)].join(', ')}) tried meanwhile`,
   );
   // The job kept polling (and failing) and the session tried to refresh its tokens (and failed):
   // neither gave up nor signed the person out.
