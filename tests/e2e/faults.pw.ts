@@ -1,5 +1,4 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { TOOL_TEXTS } from '../../src/config/job-texts';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { describeFaults, faultFor, faultSeed, injectApiFaults } from './helpers/faults';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
@@ -104,8 +103,10 @@ test('20 % of API calls lost (before or after the server): ten generations each 
   // interleave (helpers/faults.ts): the n-th submit meets the same fate as when sent one by one.
   for (const prompt of prompts) {
     await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+    // Handed over: its submit has left the page (whether or not it is then lost) before the next prompt is typed.
+    const sent = page.waitForRequest((call) => call.method() === 'POST' && new URL(call.url()).pathname === SUBMIT_PATH && (call.postData() ?? '').includes(prompt));
     await page.getByRole('button', { name: 'Generate' }).click();
-    await expect(page.getByText(TOOL_TEXTS.submitted)).toBeVisible();
+    await sent;
   }
   for (const [index, prompt] of prompts.entries()) {
     // The right terminal state, as the person sees it: the run's own result image.

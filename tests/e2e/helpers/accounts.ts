@@ -23,6 +23,19 @@ export async function mailboxCode(request: APIRequestContext, email: string, kin
   return null;
 }
 
+/**
+ * The code the mailbox lists for `email`, waited for: the emulator rewrites its pool file whole and
+ * unsynchronised after answering, so while other tests change the pool at the same time the file
+ * read just after the answer can be an older one, without the new code yet.
+ */
+async function awaitMailboxCode(request: APIRequestContext, email: string, kind: MailKind): Promise<string> {
+  let code: string | null = null;
+  await expect
+    .poll(async () => (code = await mailboxCode(request, email, kind)), { message: `a ${kind} code for ${email} on /local/mailbox`, timeout: 15_000 })
+    .not.toBeNull();
+  return code ?? '';
+}
+
 /** Reads the code from the mailbox page as a person would, in another tab; waits until it differs from `not`. */
 export async function readCodeFromMailbox(page: Page, email: string, kind: MailKind, not: string | null = null): Promise<string> {
   const mailbox = await page.context().newPage();
@@ -74,7 +87,7 @@ export async function createAccount(
   const email = freshEmail(options.prefix);
   const ClientId = await appClientId(options.dataDir);
   await cognito(request, 'SignUp', { ClientId, Username: email, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
-  const signUpCode = await mailboxCode(request, email, 'Sign-up confirmation');
+  const signUpCode = await awaitMailboxCode(request, email, 'Sign-up confirmation');
   await cognito(request, 'ConfirmSignUp', { ClientId, Username: email, ConfirmationCode: signUpCode });
   const { AuthenticationResult } = await cognito<{ AuthenticationResult: { AccessToken: string } }>(request, 'InitiateAuth', {
     ClientId,
@@ -83,7 +96,7 @@ export async function createAccount(
   });
   const AccessToken = AuthenticationResult.AccessToken;
   await cognito(request, 'GetUserAttributeVerificationCode', { AccessToken, AttributeName: 'email' });
-  const verifyCode = await mailboxCode(request, email, 'E-mail verification');
+  const verifyCode = await awaitMailboxCode(request, email, 'E-mail verification');
   await cognito(request, 'VerifyUserAttribute', { AccessToken, AttributeName: 'email', Code: verifyCode });
   if (options.handle) {
     await cognito(request, 'UpdateUserAttributes', { AccessToken, UserAttributes: [{ Name: 'preferred_username', Value: options.handle }] });
