@@ -8,6 +8,7 @@ import { MIGRATIONS, runMigrations } from '../../../server/src/db/migrations.ts'
 import { SEED_COUPONS, SEED_PROMO_VIDEOS } from '../../../server/src/db/seed.ts';
 import { ensureUser } from '../../../server/src/db/users.ts';
 import { STARTING_CREDIT_GRANT } from '../../../server/src/config.ts';
+import { openTestDatabase } from '../helpers/database-template.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -70,10 +71,11 @@ describe('openDatabase', () => {
 });
 
 describe('credit ledger', () => {
-  // One database for these tests (each uses its own user): opening PGlite takes seconds.
+  // One database for these tests (each uses its own user), a copy of the run's migrated template:
+  // the tests above migrate from empty.
   let db: Database;
   beforeAll(async () => {
-    db = await openDatabase({});
+    db = await openTestDatabase();
   });
   afterAll(async () => {
     await db.close();

@@ -15,6 +15,7 @@ import {
   type GuestContentCleaner,
 } from '../../../server/src/scheduler/guest-cleanup.ts';
 import { createScheduledTask } from '../../../server/src/scheduler/scheduled-task.ts';
+import { openTestDatabase } from '../helpers/database-template.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -22,8 +23,12 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
+/**
+ * A fresh database: in memory, a copy of the run's migrated template (PostgreSQL's initdb is most
+ * of a new PGlite's seconds); in `dataDir`, opened as the server opens its own.
+ */
 async function freshDb(dataDir?: string): Promise<Database> {
-  const db = await openDatabase({ dataDir });
+  const db = dataDir ? await openDatabase({ dataDir }) : await openTestDatabase();
   cleanups.push(() => db.close());
   return db;
 }

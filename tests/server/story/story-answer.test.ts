@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STORY_IMAGE_MODEL, DEFAULT_STORY_VIDEO_MODEL } from '../../../src/config/story.ts';
 import { storyboardSchema, type Storyboard } from '../../../src/services/schemas/story.ts';
-import { openDatabase, type Database, type Queryable } from '../../../server/src/db/database.ts';
+import type { Database, Queryable } from '../../../server/src/db/database.ts';
 import { insertMedia, newPublicId } from '../../../server/src/db/media.ts';
 import { insertStory, updateStory, type StoryRow } from '../../../server/src/db/stories.ts';
 import { createFileSigner } from '../../../server/src/jobs/file-signing.ts';
 import type { LinkMaker } from '../../../server/src/routes/media-answer.ts';
 import { storyAnswer, storySummary } from '../../../server/src/routes/story-answer.ts';
+import { openTestDatabase } from '../helpers/database-template.ts';
 
 /**
  * A story's answer loads the jobs its board names in one query, whatever the number of scenes
@@ -19,7 +20,7 @@ const OTHER = 'story-answer-other';
 const links: LinkMaker = { origin: 'http://kinora.test', signer: createFileSigner('story-answer-secret') };
 
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openTestDatabase();
   for (const sub of [OWNER, OTHER]) await db.query(`INSERT INTO users (sub, username, email) VALUES ($1, $1, $2)`, [sub, `${sub}@example.test`]);
 });
 afterAll(async () => {
