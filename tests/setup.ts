@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadEnv } from '@/config/env';
 import { configureAuth } from '@/services/auth';
 import { installMatchMedia, resetViewport } from './media-query';
@@ -37,8 +37,12 @@ await configureAuth(loadEnv());
 console.warn = warn;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// Many web test files share one jsdom and module cache per worker (vite.config.ts, `isolate:
+// false`), and this file runs again before each of them: whatever a test leaves in the page,
+// the stores below, web storage or the clock would otherwise reach the next file.
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   // Mantine keeps its toasts in a store outside React: none may carry over into the next test.
   notifications.clean();
   resetViewport();

@@ -92,7 +92,13 @@ describe('inspector machine', () => {
 
   it('exports the session log as a versioned JSON download', async () => {
     const blobs: Blob[] = [];
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (blobs.push(blob), 'blob:log'), revokeObjectURL: () => undefined }));
+    // A URL of this test's own, not the global one changed in place: later files of the same
+    // worker share the global (vite.config.ts, isolate: false).
+    class DownloadUrl extends URL {
+      static override createObjectURL = (blob: Blob) => (blobs.push(blob), 'blob:log');
+      static override revokeObjectURL = () => undefined;
+    }
+    vi.stubGlobal('URL', DownloadUrl);
     const clicked: string[] = [];
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.download);
