@@ -22,14 +22,20 @@ import { spawn } from 'node:child_process';
 
 interface Part {
   name: string;
-  /** npm scripts run one after another; the part stops at the first that fails. */
-  scripts: readonly string[];
+  /**
+   * Steps run one after another, the part stopping at the first that fails; a step is one npm
+   * script, or several run side by side (single-threaded tools such as tsc and ESLint, which
+   * would leave the second core idle one after another).
+   */
+  scripts: readonly (string | readonly string[])[];
 }
+
+const stepName = (step: string | readonly string[]): string => (typeof step === 'string' ? step : step.join(' + '));
 
 /** In start order: the longest-waiting part first. */
 const PARTS: readonly Part[] = [
   { name: 'e2e', scripts: ['test:e2e'] },
-  { name: 'static', scripts: ['typecheck', 'lint'] },
+  { name: 'static', scripts: [['typecheck', 'lint']] },
   { name: 'unit', scripts: ['test:unit'] },
 ];
 
@@ -44,7 +50,8 @@ interface Outcome {
   seconds: number;
 }
 
-const running = new Map<string, { pid: number; started: number }>();
+/** The parts running now: when each started and the process groups of its scripts. */
+const running = new Map<string, { pids: Set<number>; started: number }>();
 
 const seconds = (since: number): number => Math.round((Date.now() - since) / 1000);
 const minutes = (total: number): string => `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s`;
@@ -54,7 +61,7 @@ const runScript = (part: string, script: string, output: string[]): Promise<numb
   new Promise((resolve) => {
     // Its own process group, so an interrupted run stops the script's whole tree (vite, chromium…).
     const child = spawn('npm', ['run', '--silent', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
-    running.set(part, { pid: child.pid ?? 0, started: running.get(part)?.started ?? Date.now() });
+    if (child.pid !== undefined) running.get(part)?.pids.add(child.pid);
     output.push(`$ npm run ${script}\n`);
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -67,11 +74,16 @@ const runScript = (part: string, script: string, output: string[]): Promise<numb
 
 const runPart = async (part: Part): Promise<Outcome> => {
   const started = Date.now();
-  running.set(part.name, { pid: 0, started });
+  running.set(part.name, { pids: new Set(), started });
   const output: string[] = [];
   let ok = true;
-  for (const script of part.scripts) {
-    if ((await runScript(part.name, script, output)) !== 0) {
+  for (const step of part.scripts) {
+    const scripts = typeof step === 'string' ? [step] : step;
+    // Each script's output is kept apart and added in order once all have ended.
+    const outputs = scripts.map((): string[] => []);
+    const codes = await Promise.all(scripts.map((script, index) => runScript(part.name, script, outputs[index] ?? [])));
+    output.push(...outputs.flat());
+    if (codes.some((code) => code !== 0)) {
       ok = false;
       break;
     }
@@ -79,14 +91,14 @@ const runPart = async (part: Part): Promise<Outcome> => {
   running.delete(part.name);
   const outcome = { name: part.name, ok, seconds: seconds(started) };
   const rule = '='.repeat(20);
-  process.stdout.write(`\n${rule} ${part.name} (${part.scripts.join(' → ')}): ${ok ? 'passed' : 'FAILED'} in ${minutes(outcome.seconds)} ${rule}\n`);
+  process.stdout.write(`\n${rule} ${part.name} (${part.scripts.map(stepName).join(' → ')}): ${ok ? 'passed' : 'FAILED'} in ${minutes(outcome.seconds)} ${rule}\n`);
   process.stdout.write(output.join(''));
   return outcome;
 };
 
 const stopAll = (signal: NodeJS.Signals): void => {
-  for (const { pid } of running.values()) {
-    if (pid > 0) {
+  for (const { pids } of running.values()) {
+    for (const pid of pids) {
       try {
         process.kill(-pid, signal);
       } catch {
@@ -116,7 +128,7 @@ const main = async (): Promise<void> => {
     process.stdout.write(`… ${minutes(seconds(started))}: running ${now.join(', ')}\n`);
   }, HEARTBEAT_MS);
 
-  process.stdout.write(`Running ${parts.map((part) => `${part.name} (${part.scripts.join(' → ')})`).join(', ')} ${serial ? 'one after another' : 'side by side'}.\n`);
+  process.stdout.write(`Running ${parts.map((part) => `${part.name} (${part.scripts.map(stepName).join(' → ')})`).join(', ')} ${serial ? 'one after another' : 'side by side'}.\n`);
   const outcomes: Outcome[] = [];
   if (serial) {
     const ordered = [...parts].sort((a, b) => SERIAL_ORDER.indexOf(a.name) - SERIAL_ORDER.indexOf(b.name));
