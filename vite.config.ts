@@ -16,8 +16,8 @@ const WEB_EXCLUDE = ['tests/server/**', 'tests/tooling/**', 'tests/e2e/**', 'nod
  * shared state: isolated until a quiet run says which may share.
  */
 const ISOLATED_WEB_TESTS = [
-  'tests/app/**',
-  'tests/screens/**',
+  'tests/app/**/*.test.{ts,tsx}',
+  'tests/screens/**/*.test.{ts,tsx}',
   'tests/lib/redirect-target.test.ts',
   'tests/machines/session/session.machine.test.ts',
   'tests/services/auth-check.test.ts',
