@@ -23,11 +23,14 @@ export default defineConfig({
   // 6 s beside the others, so a web-first assertion waits up to 10 s (Playwright's default is 5 s).
   expect: { timeout: 10_000 },
   retries: 0,
-  // The suite mostly waits (on jobs, pages, the sign-in emulator), so three browsers share the 2
-  // cores; E2E_WORKERS sets another count. Every test uses its own accounts and data on the shared
-  // stack and looks for its own items (faults.pw.ts loses calls in its own page only; fal.pw.ts runs
-  // its own stack on port 8799, its two tests together), so any test may run beside any other.
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  // One worker on this 2-core machine unless E2E_WORKERS says more. Every test uses its own accounts
+  // and data on the shared stack and looks for its own items (faults.pw.ts loses calls in its own
+  // page only; fal.pw.ts runs its own stack on port 8799, its two tests together), so any test may
+  // run beside any other — but three browsers with the stack's renders are CPU-bound here: a clean
+  // clone's run on three workers took 22 min (no less than one worker's), axe's signed-out walk
+  // 8.7 min instead of 3, and three tests ran out of time (a deep link's page, the inspector, the
+  // fine-tune's coupon modal). More workers are for bigger machines.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   fullyParallel: true,
   projects: [
     ...LONGEST_FIRST.map((name) => ({ name, testMatch: specOf(name) })),
