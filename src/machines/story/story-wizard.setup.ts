@@ -76,6 +76,17 @@ const pollerEvent = (type: 'poll.watch' | 'poll.restart', context: Pick<StoryWiz
  * guards, its actions (the autosave timers among them) and its delays, apart from its states in
  * story-wizard.machine.ts. The poller is a child of its own (story-poller.machine).
  */
+/** A board from the server replaces the draft (loaded, created or written again): a new version, saved as it is. */
+const replacedBoard = (context: Pick<StoryWizardContext, 'boardVersion'>, story: Story) => ({
+  story,
+  board: story.storyboard,
+  baseBoard: story.storyboard,
+  revision: story.revision,
+  boardVersion: context.boardVersion + 1,
+  savedBoardVersion: context.boardVersion + 1,
+  error: null,
+});
+
 export const storyWizardSetup = setup({
   types: {
     context: {} as StoryWizardContext,
@@ -152,17 +163,11 @@ export const storyWizardSetup = setup({
   actions: {
     /** A story from the server (loaded or created): its board becomes the draft, everything saved. */
     loadStory: assign(({ context }, params: { story: Story }) => ({
+      ...replacedBoard(context, params.story),
       storyId: params.story.id,
-      story: params.story,
-      board: params.story.storyboard,
-      baseBoard: params.story.storyboard,
-      revision: params.story.revision,
-      boardVersion: context.boardVersion + 1,
-      savedBoardVersion: context.boardVersion + 1,
       savedStep: params.story.step,
       step: params.story.step,
       ideaFields: null,
-      error: null,
     })),
     storeStory: assign((_, params: { story: Story }) => ({ story: params.story })),
     /** The answer of a paid call: the board as sent with the new parts' jobs written in, saved. */
@@ -174,15 +179,7 @@ export const storyWizardSetup = setup({
       savedBoardVersion: context.boardVersion,
       error: null,
     })),
-    takeRewritten: assign(({ context }, params: { story: Story }) => ({
-      story: params.story,
-      board: params.story.storyboard,
-      baseBoard: params.story.storyboard,
-      revision: params.story.revision,
-      boardVersion: context.boardVersion + 1,
-      savedBoardVersion: context.boardVersion + 1,
-      error: null,
-    })),
+    takeRewritten: assign(({ context }, params: { story: Story }) => replacedBoard(context, params.story)),
     /** The idea's new settings; a title given with them goes to the board (saved like any edit). */
     takeIdea: assign(({ context }, params: { story: Story }) => {
       const title = context.ideaFields?.title;
