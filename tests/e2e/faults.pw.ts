@@ -98,17 +98,14 @@ test('20 % of API calls lost (before or after the server): ten generations each 
 
   const faults = await injectApiFaults(page, { seed, rate: 0.2 });
   const prompts = Array.from({ length: 10 }, (_, index) => `fault run ${index + 1} of seed ${seed}: a kite above green hills`);
-  // The ten are sent one after another as fast as the form takes them (Generate comes back after
-  // its short cool-down) and run side by side. Which call is lost does not depend on how the calls
-  // interleave (helpers/faults.ts): the n-th submit meets the same fate as when sent one by one.
-  for (const prompt of prompts) {
+  // One after another: each run's result is looked for while it is the newest on the page (run side
+  // by side, an earlier run's image was present but hidden behind the later ones: a clean run failed so).
+  for (const [index, prompt] of prompts.entries()) {
     await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
-    // Handed over: its submit has left the page (whether or not it is then lost) before the next prompt is typed.
+    // Handed over: its submit has left the page (whether or not it is then lost) before anything else.
     const sent = page.waitForRequest((call) => call.method() === 'POST' && new URL(call.url()).pathname === SUBMIT_PATH && (call.postData() ?? '').includes(prompt));
     await page.getByRole('button', { name: 'Generate' }).click();
     await sent;
-  }
-  for (const [index, prompt] of prompts.entries()) {
     // The right terminal state, as the person sees it: the run's own result image.
     await expectResultImage(page, prompt, 90_000);
     console.log(`[faults] run ${index + 1} done; ${describeFaults(faults)}`);
