@@ -30,6 +30,7 @@ import { postLoadMachine } from '@/machines/session/post-load.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
+import { storyAutosaveMachine } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -85,6 +86,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(helpTopicsMachine, 'Help topics'),
   entry(paidRequestMachine, 'Paid request (story, album, generation job child)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
+  entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
 ];
 
 export const catalogEntry = (machineId: string): CatalogEntry | undefined =>

@@ -1,6 +1,5 @@
 import { and } from 'xstate';
 import { STORY_STEPS } from '@/config/story';
-import { errorMessageOf } from '@/services/api-error';
 import type { Story } from '@/services/schemas/story';
 import { concatInputs } from '@/machines/story/story-board';
 import { storyWizardSetup } from '@/machines/story/story-wizard.setup';
@@ -13,7 +12,8 @@ export type { Media } from '@/services/schemas/media';
 export type { CreditCheckUser } from '@/lib/affordability';
 export type { StoryPartState, StoryPartStates, StoryCost } from '@/lib/story';
 export type * from '@/machines/story/story-wizard.types';
-export { STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.setup';
+export { STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.setup';
+export { STORY_SAVE_DEBOUNCE_MS } from '@/machines/story/story-autosave.machine';
 
 /**
  * The AI Story production wizard (issue 6; SPEC §1, §2.7, §3 Story, §7 story calls). Top-level
@@ -22,10 +22,12 @@ export { STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/s
  * Each step has its own sub-states (idle, generating { checkingCredit → waitingForSave →
  * submitting ⇄ retrying }, cancelling, rewriting…).
  *
- * Beside the steps, at the root: edits and the current step are saved 800 ms after the last
- * change (a spawned PUT story/{id}, retried with back-off while it fails); while any job of the
- * story is live, the poller child (story-poller.machine: idle → waiting → polling) reads it and
- * sends each answer back (`story.polled`), paused while the page is hidden. Going back
+ * Beside the steps, two children for the wizard's whole life: the autosave
+ * (story-autosave.machine) saves edits and the current step 800 ms after the last change, retried
+ * with back-off while it fails, merged after a 412, held while a paid call sends the board; the
+ * poller (story-poller.machine) reads the story while any of its jobs is live and sends each
+ * answer back (`story.polled`), paused while the page is hidden. The wizard keeps the draft and
+ * answers the autosave's `autosave.due` with what to send. Going back
  * never discards anything; parts made from inputs that changed since are derived as stale
  * (storyPartStates), kept and shown.
  */
@@ -43,10 +45,9 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
     step: 'idea',
     savedStep: 'idea',
     sendingStep: 'idea',
-    saveInFlight: false,
+    saving: false,
     saveErrors: 0,
     saveError: null,
-    sending: false,
     user: input.user,
     credit: input.credit,
     creditLoading: input.creditLoading ?? false,
@@ -60,22 +61,20 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
     error: null,
     notice: null,
   }),
-  // The poller, beside the steps for the wizard's whole life: the inspector shows it waiting and polling.
-  invoke: { id: 'storyPoller', systemId: 'storyPoller', src: 'storyPoller', input: ({ context }) => ({ hidden: context.hidden }) },
+  // Beside the steps for the wizard's whole life: the inspector shows them waiting, saving, polling.
+  invoke: [
+    { id: 'storyPoller', systemId: 'storyPoller', src: 'storyPoller', input: ({ context }) => ({ hidden: context.hidden }) },
+    { id: 'storyAutosave', systemId: 'storyAutosave', src: 'storyAutosave' },
+  ],
   on: {
     'story.account': { actions: 'setAccount' },
     'story.visibility': { actions: ['setHidden', 'tellPollerVisibility'] },
     'error.dismiss': { actions: 'clearError' },
-    'save.flush': { guard: 'canSaveNow', actions: 'startSave' },
-    'xstate.done.actor.save': { actions: 'markSaved' },
-    'xstate.error.actor.save': [
-      { guard: { type: 'staleBoard', params: ({ event }) => ({ error: event.error }) }, actions: 'startMerge' },
-      {
-        guard: { type: 'saveRetryable', params: ({ event }) => ({ error: event.error }) },
-        actions: { type: 'markSaveFailed', params: ({ event }) => ({ message: errorMessageOf(event.error), retry: true }) },
-      },
-      { actions: { type: 'markSaveFailed', params: ({ event }) => ({ message: errorMessageOf(event.error), retry: false }) } },
-    ],
+    'autosave.due': [{ guard: 'canSaveNow', actions: 'answerSave' }, { actions: 'answerNothing' }],
+    'autosave.saving': { actions: 'showSaving' },
+    'autosave.saved': { actions: { type: 'markSaved', params: ({ event }) => ({ story: event.story }) } },
+    'autosave.failed': { actions: { type: 'markSaveFailed', params: ({ event }) => ({ message: event.message }) } },
+    'autosave.merged': { actions: { type: 'takeMerged', params: ({ event }) => ({ story: event.story }) } },
     'story.polled': [
       {
         guard: { type: 'jobsEnded', params: ({ event }) => ({ story: event.story }) },
@@ -83,10 +82,8 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
       },
       { actions: { type: 'storePolled', params: ({ event }) => ({ story: event.story }) } },
     ],
-    'xstate.done.actor.merge': { actions: 'takeMerged' },
-    'xstate.error.actor.merge': { actions: 'mergeFailed' },
     'notice.dismiss': { actions: 'clearNotice' },
-    'story.stale': { guard: 'canMerge', actions: 'startMerge' },
+    'story.stale': { guard: 'hasStoryId', actions: 'askMerge' },
   },
   initial: 'loading',
   states: {
@@ -160,7 +157,7 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
                 fields: { idea: fields.idea.trim(), duration: fields.duration, aspect_ratio: fields.aspect_ratio, style: fields.style },
               };
             },
-            onDone: { target: '#storyWizard.storyboard', actions: [{ type: 'takeIdea', params: storyOf }, 'scheduleSave'] },
+            onDone: { target: '#storyWizard.storyboard', actions: [{ type: 'takeIdea', params: storyOf }, 'tellAutosave'] },
             onError: { target: 'idle', actions: { type: 'setError', params: errorOf } },
           },
         },

@@ -44,7 +44,7 @@ export function saveFieldsOf(context: StoryWizardContext): SaveStoryFields | nul
 export type SaveState = 'saved' | 'saving' | 'unsaved' | 'failed';
 
 export function saveStateOf(context: StoryWizardContext): SaveState {
-  if (context.saveInFlight) return 'saving';
+  if (context.saving) return 'saving';
   if (!isDirty(context)) return 'saved';
   return context.saveErrors > 0 ? 'failed' : 'unsaved';
 }

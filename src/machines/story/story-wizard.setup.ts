@@ -1,13 +1,13 @@
-import { assign, emit, enqueueActions, fromPromise, sendTo, setup, stopChild } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import { JOB_POLL } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import type { StoryPart, StoryStage, StoryStep } from '@/config/story';
 import { canAfford } from '@/lib/affordability';
-import { backoffCeiling, fullJitterDelay } from '@/lib/backoff';
+import { fullJitterDelay } from '@/lib/backoff';
 import { classifyStatus } from '@/lib/job-status';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { storyAudioPrice, storyPartPrice } from '@/lib/story';
-import { errorMessageOf, isRetryable, statusOf } from '@/services/api-error';
+import { isRetryable, statusOf } from '@/services/api-error';
 import {
   cancelStoryPart,
   concatStory,
@@ -21,6 +21,7 @@ import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
 import type { Story, Storyboard } from '@/services/schemas/story';
 import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, requestIds, STORY_RULE_TEXTS, type BoardEditEvent } from '@/machines/story/story-board';
 import { mergeBoards } from '@/machines/story/story-merge';
+import { storyAutosaveMachine, type StoryAutosaveEvent } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine, type StoryPollerEvent } from '@/machines/story/story-poller.machine';
 import {
   concatProblemOf,
@@ -42,27 +43,12 @@ import type {
   StoryWizardMachineEvent,
 } from '@/machines/story/story-wizard.types';
 
-/** Edits are saved this long after the last one (PUT story/{id}). */
-export const STORY_SAVE_DEBOUNCE_MS = 800;
 /** Sending a paid call again after no answer (same key) at most this many times. */
 export const STORY_SUBMIT_RETRIES = 4;
 
-type TimerEvent = { type: 'save.flush' };
-type StoryDelay = 'saveDelay' | 'saveRetryDelay' | 'retryDelay';
-/** The part of `enqueue` the timer helpers use. */
-interface TimerQueue {
-  cancel: (id: string) => void;
-  raise: (event: TimerEvent, options?: { id?: string; delay?: StoryDelay }) => void;
-}
-
-/** (Re)starts the 800 ms wait before saving edits (a changed step is saved at once), when there is something to save. */
-function queueSave(enqueue: TimerQueue, context: StoryWizardContext): void {
-  enqueue.cancel('saveTimer');
-  if (context.storyId === null || !isDirty(context)) return;
-  // A new step is saved at once: a reload right after moving on resumes on that step.
-  if (context.step !== context.savedStep) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer' });
-  else enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveDelay' });
-}
+/** What the autosave child is told of the draft: whether it has something to save, and whether at once (a new step is, so a reload right after moving on resumes there). */
+const draftOf = (context: StoryWizardContext) => ({ dirty: context.storyId !== null && isDirty(context), now: context.step !== context.savedStep });
+const autosaveChange = (context: StoryWizardContext): StoryAutosaveEvent => ({ type: 'autosave.change', ...draftOf(context) });
 
 /** What the poller is told of the story (it waits for the next read while a job is live and the page is shown). */
 const pollerEvent = (type: 'poll.watch' | 'poll.restart', context: Pick<StoryWizardContext, 'storyId' | 'story'>): StoryPollerEvent => ({
@@ -73,8 +59,8 @@ const pollerEvent = (type: 'poll.watch' | 'poll.restart', context: Pick<StoryWiz
 
 /**
  * The storyWizard machine's named implementations: its actors (each wraps one service call), its
- * guards, its actions (the autosave timers among them) and its delays, apart from its states in
- * story-wizard.machine.ts. The poller is a child of its own (story-poller.machine).
+ * guards, its actions and its delays, apart from its states in story-wizard.machine.ts. The
+ * poller and the autosave are children of their own (story-poller.machine, story-autosave.machine).
  */
 /** A board from the server replaces the draft (loaded, created or written again): a new version, saved as it is. */
 const replacedBoard = (context: Pick<StoryWizardContext, 'boardVersion'>, story: Story) => ({
@@ -96,9 +82,8 @@ export const storyWizardSetup = setup({
   },
   actors: {
     loadStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
-    /** The merge's read of the story as the server has it now (after a 412). */
-    pollStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
     storyPoller: storyPollerMachine,
+    storyAutosave: storyAutosaveMachine,
     createStory: fromPromise<Story, CreateStoryFields>(({ input, signal }) => createStory(input, { signal })),
     saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input, signal }) => saveStory(input.id, input.fields, { signal })),
     generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
@@ -148,17 +133,13 @@ export const storyWizardSetup = setup({
     },
     /** SPEC §6, before any paid call. */
     canAffordRequest: ({ context }) => canAfford({ user: context.user, cost: context.request?.cost ?? 0, credit: context.credit }),
-    noSaveInFlight: ({ context }) => !context.saveInFlight,
     isRetryableSubmit: ({ context }, params: { error: unknown }) => context.retryAttempt < STORY_SUBMIT_RETRIES && isRetryable(params.error),
     concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
     followedFilmMade: ({ context }) => context.followFilm && !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
-    canSaveNow: ({ context }) => context.storyId !== null && !context.saveInFlight && !context.sending && saveFieldsOf(context) !== null,
+    canSaveNow: ({ context }) => context.storyId !== null && saveFieldsOf(context) !== null,
     jobsEnded: ({ context }, params: { story: Story }) => hasLiveJobs(context.story) && !hasLiveJobs(params.story),
-    /** A save refused for a reason other than the network or the server being down is not sent again by itself. */
-    saveRetryable: (_, params: { error: unknown }) => isRetryable(params.error),
-    staleBoard: (_, params: { error: unknown }) => isStaleBoard(params.error),
-    canMerge: ({ context }) => context.storyId !== null && !context.saveInFlight,
+    hasStoryId: ({ context }) => context.storyId !== null,
   },
   actions: {
     /** A story from the server (loaded or created): its board becomes the draft, everything saved. */
@@ -196,64 +177,55 @@ export const storyWizardSetup = setup({
       if (!context.board || !(BOARD_EDIT_TYPES as readonly string[]).includes(event.type)) return;
       const next = { board: applyBoardEdit(context.board, event as BoardEditEvent), boardVersion: context.boardVersion + 1 };
       enqueue.assign(next);
-      queueSave(enqueue, { ...context, ...next });
+      enqueue.sendTo('storyAutosave', autosaveChange({ ...context, ...next }));
     }),
     enterStep: enqueueActions(({ context, enqueue }, params: { step: StoryStage }) => {
       if (context.step === params.step) return;
       enqueue.assign({ step: params.step });
-      queueSave(enqueue, { ...context, step: params.step });
+      enqueue.sendTo('storyAutosave', autosaveChange({ ...context, step: params.step }));
     }),
-    scheduleSave: enqueueActions(({ context, enqueue }) => queueSave(enqueue, context)),
-    cancelSaveTimer: enqueueActions(({ enqueue }) => enqueue.cancel('saveTimer')),
-    startSave: enqueueActions(({ context, enqueue }) => {
+    /** The draft changed or was saved: the autosave waits to save it (or rests when there is nothing to). */
+    tellAutosave: sendTo('storyAutosave', ({ context }) => autosaveChange(context)),
+    /** The board is about to be sent or replaced: no save may start or be on its way (answered `autosave.held`). */
+    holdAutosave: sendTo('storyAutosave', { type: 'autosave.hold' } satisfies StoryAutosaveEvent),
+    releaseAutosave: sendTo('storyAutosave', ({ context }): StoryAutosaveEvent => ({ type: 'autosave.release', ...draftOf(context) })),
+    /** The autosave's time has come: what to send is read from the draft now (nothing, when it was sent meanwhile). */
+    answerSave: enqueueActions(({ context, enqueue }) => {
       const fields = saveFieldsOf(context);
       if (!fields || context.storyId === null) return;
       enqueue.assign({
-        saveInFlight: true,
         sendingBoardVersion: fields.storyboard ? context.boardVersion : context.savedBoardVersion,
         sendingStep: fields.step ?? context.savedStep,
       });
-      enqueue.spawnChild('saveStory', { id: 'save', input: { id: context.storyId, fields } });
+      enqueue.sendTo('storyAutosave', { type: 'autosave.request', request: { id: context.storyId, fields } } satisfies StoryAutosaveEvent);
     }),
-    markSaved: enqueueActions(({ context, event, enqueue }) => {
-      enqueue(stopChild('save'));
+    answerNothing: sendTo('storyAutosave', { type: 'autosave.request', request: null } satisfies StoryAutosaveEvent),
+    showSaving: assign({ saving: true }),
+    markSaved: enqueueActions(({ context, enqueue }, params: { story: Story }) => {
       // A save that sent the board: the server has it now, at the revision it answers.
-      const sentBoard = context.sendingBoardVersion !== context.savedBoardVersion && event.type === 'xstate.done.actor.save';
+      const sentBoard = context.sendingBoardVersion !== context.savedBoardVersion;
       const next = {
-        ...(sentBoard ? { baseBoard: event.output.storyboard, revision: event.output.revision } : {}),
-        saveInFlight: false,
+        ...(sentBoard ? { baseBoard: params.story.storyboard, revision: params.story.revision } : {}),
+        saving: false,
         savedBoardVersion: context.sendingBoardVersion,
         savedStep: context.sendingStep,
         saveErrors: 0,
         saveError: null,
       };
       enqueue.assign(next);
-      queueSave(enqueue, { ...context, ...next });
+      enqueue.sendTo('storyAutosave', autosaveChange({ ...context, ...next }));
     }),
-    markSaveFailed: enqueueActions(({ context, enqueue }, params: { message: string; retry: boolean }) => {
-      enqueue(stopChild('save'));
-      enqueue.assign({ saveInFlight: false, saveErrors: context.saveErrors + 1, saveError: params.message });
-      enqueue.cancel('saveTimer');
-      if (params.retry) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
-    }),
-    /** The board was saved elsewhere since this draft's revision: the story is read again and the two merged (takeMerged). */
-    startMerge: enqueueActions(({ context, enqueue }) => {
-      enqueue(stopChild('save'));
-      enqueue.cancel('saveTimer');
-      if (context.storyId === null) return;
-      // Counted as the save on its way: nothing else is saved, and a paid click waits, until the merge is saved.
-      enqueue.assign({ saveInFlight: true });
-      enqueue.spawnChild('pollStory', { id: 'merge', input: { id: context.storyId } });
-    }),
-    /** A paid call refused as stale: the story is read again and merged, as after a refused save (once the page is idle). */
+    markSaveFailed: assign(({ context }, params: { message: string }) => ({ saving: false, saveErrors: context.saveErrors + 1, saveError: params.message })),
+    /** A paid call refused as stale: the autosave reads the story again for a merge (takeMerged), as after a refused save. */
+    askMerge: sendTo('storyAutosave', ({ context }): StoryAutosaveEvent => ({ type: 'autosave.stale', storyId: context.storyId ?? '' })),
+    /** A paid call refused as stale: merged once the page is idle (story.stale). */
     mergeIfStale: enqueueActions(({ enqueue }, params: { error: unknown }) => {
       if (isStaleBoard(params.error)) enqueue.raise({ type: 'story.stale' });
     }),
     /** This tab's edits merged into the newer board (no edit of either is lost), then saved at once from its revision. */
-    takeMerged: enqueueActions(({ context, event, enqueue }) => {
-      enqueue(stopChild('merge'));
-      if (event.type !== 'xstate.done.actor.merge' || !context.board) return;
-      const theirs = event.output;
+    takeMerged: enqueueActions(({ context, enqueue }, params: { story: Story }) => {
+      if (!context.board) return;
+      const theirs = params.story;
       const merged = mergeBoards(context.baseBoard ?? theirs.storyboard, context.board, theirs.storyboard);
       const unchanged = JSON.stringify(merged.board) === JSON.stringify(theirs.storyboard);
       const next = {
@@ -263,26 +235,17 @@ export const storyWizardSetup = setup({
         revision: theirs.revision,
         boardVersion: context.boardVersion + 1,
         savedBoardVersion: unchanged ? context.boardVersion + 1 : context.savedBoardVersion,
-        saveInFlight: false,
+        saving: false,
         saveErrors: 0,
         saveError: null,
         notice: merged.conflicts > 0 ? STORY_RULE_TEXTS.mergedWithConflicts : STORY_RULE_TEXTS.merged,
       };
       enqueue.assign(next);
-      if (!unchanged) enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer' });
+      // Merged edits are saved at once, from the newer revision.
+      enqueue.sendTo('storyAutosave', { type: 'autosave.change', dirty: isDirty({ ...context, ...next }), now: !unchanged } satisfies StoryAutosaveEvent);
       enqueue.sendTo('storyPoller', pollerEvent('poll.watch', { ...context, ...next }));
     }),
-    mergeFailed: enqueueActions(({ context, event, enqueue }) => {
-      enqueue(stopChild('merge'));
-      const message = event.type === 'xstate.error.actor.merge' ? errorMessageOf(event.error) : MESSAGES.apiError;
-      enqueue.assign({ saveInFlight: false, saveErrors: context.saveErrors + 1, saveError: message });
-      enqueue.cancel('saveTimer');
-      // The save is sent again: refused again (412), it reads the story again.
-      enqueue.raise({ type: 'save.flush' }, { id: 'saveTimer', delay: 'saveRetryDelay' });
-    }),
     clearNotice: assign({ notice: null }),
-    startSending: assign({ sending: true }),
-    stopSending: assign({ sending: false }),
     /** A story loaded or made: the poller waits for its next read while a job of it is live. */
     schedulePoll: sendTo('storyPoller', ({ context }) => pollerEvent('poll.watch', context)),
     /** After an answer that replaced the story: a read on its way would bring an older one, so the poller drops it. */
@@ -334,8 +297,6 @@ export const storyWizardSetup = setup({
     reportCreditsChanged: emit({ type: 'story.creditsChanged' } as const),
   },
   delays: {
-    saveDelay: STORY_SAVE_DEBOUNCE_MS,
-    saveRetryDelay: ({ context }) => backoffCeiling(Math.max(context.saveErrors - 1, 0), JOB_POLL),
     retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
   },
 });

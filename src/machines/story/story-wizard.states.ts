@@ -82,15 +82,15 @@ export function boardStep(
       ...(parts.length > 0
         ? {
             generating: {
-              entry: 'startSending' as const,
-              exit: ['stopSending', 'scheduleSave'] as const,
+              entry: 'holdAutosave' as const,
+              exit: 'releaseAutosave' as const,
               initial: 'checkingCredit' as const,
               states: {
                 checkingCredit: {
                   always: [{ guard: 'canAffordRequest' as const, target: 'waitingForSave' }, { target: idle, actions: 'setDeniedError' as const }],
                 },
-                // A save of older edits still on its way could land after the answer: it goes first.
-                waitingForSave: { always: { guard: 'noSaveInFlight' as const, target: 'submitting' } },
+                // A save of older edits still on its way could land after the answer: it goes first (the autosave says when).
+                waitingForSave: { on: { 'autosave.held': 'submitting' } },
                 submitting: {
                   invoke: {
                     src: 'generate' as const,
@@ -143,11 +143,11 @@ export function boardStep(
 
 /** "Rewrite from idea": waits for a save on its way, then PUT rewrite; the new board replaces the draft. */
 export const rewriting = (done: string) => ({
-  entry: ['startSending', 'cancelSaveTimer'] as const,
-  exit: ['stopSending', 'scheduleSave'] as const,
+  entry: 'holdAutosave' as const,
+  exit: 'releaseAutosave' as const,
   initial: 'waitingForSave' as const,
   states: {
-    waitingForSave: { always: { guard: 'noSaveInFlight' as const, target: 'sending' } },
+    waitingForSave: { on: { 'autosave.held': 'sending' } },
     sending: {
       invoke: {
         src: 'saveStory' as const,

@@ -95,13 +95,14 @@ export interface StoryWizardContext {
   step: StoryStage;
   savedStep: StoryStage;
   sendingStep: StoryStage;
-  /** A PUT story/{id} of the edits is on its way. */
-  saveInFlight: boolean;
-  /** Failed saves in a row (the indicator says "Not saved — retrying"), and the last reason. */
+  /**
+   * What the save indicator shows, as the autosave child (story-autosave.machine) last said: a save
+   * or a merge's read is on its way; failed saves in a row ("Not saved — retrying") and the last
+   * reason. When and whether to save is the child's, never these.
+   */
+  saving: boolean;
   saveErrors: number;
   saveError: string | null;
-  /** A call that sends or replaces the board is on its way: saves wait for it. */
-  sending: boolean;
   user: CreditCheckUser | null;
   credit: number | null;
   creditLoading: boolean;
@@ -122,17 +123,24 @@ export interface StoryWizardContext {
   notice: string | null;
 }
 
-/** Events the machine sends itself (timers), the answers of the calls it spawns and what its children tell it. */
+/** Events the machine sends itself and what its children tell it. */
 export type StoryWizardInternalEvent =
-  | { type: 'save.flush' }
   /** The poller child's read (story-poller.machine): the story as the server has it now. */
   | { type: 'story.polled'; story: Story }
   /** A paid call was refused (412): the board changed elsewhere since this draft's revision. */
   | { type: 'story.stale' }
-  | { type: 'xstate.done.actor.save'; output: Story }
-  | { type: 'xstate.error.actor.save'; error: unknown }
-  | { type: 'xstate.done.actor.merge'; output: Story }
-  | { type: 'xstate.error.actor.merge'; error: unknown };
+  /** The autosave child (story-autosave.machine): time to save — what is there to send? */
+  | { type: 'autosave.due' }
+  /** It is sending a save, or reading the story for a merge. */
+  | { type: 'autosave.saving' }
+  /** The save it sent was answered: the story as the server has it now. */
+  | { type: 'autosave.saved'; story: Story }
+  /** The story as the server has it after a save refused as stale (412): this tab's edits are merged into it. */
+  | { type: 'autosave.merged'; story: Story }
+  /** A save or a merge's read failed (sent again after a back-off when the failure was the network's or the server's). */
+  | { type: 'autosave.failed'; message: string }
+  /** No save is on its way and none will start until released: the board may be sent. */
+  | { type: 'autosave.held' };
 
 export type StoryWizardMachineEvent = StoryWizardEvent | StoryWizardInternalEvent;
 

@@ -69,8 +69,6 @@ const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
   switch (src) {
     case 'loadStory':
       return [buildStory({ step: 'idea' }), NEW_BOARD, ELEMENTS_MADE, { ...SCENES_MADE, step: 'scenes' }, VIDEOS_MADE, FILM_MADE, JOINING, SCENES_RUNNING];
-    case 'pollStory':
-      return [story, ended(story, 'done'), ended(story, 'failed')];
     case 'createStory':
     case 'saveStory':
       return [NEW_BOARD];
@@ -92,17 +90,42 @@ const errors = [networkError(), httpError(404, 'Failed to find a Story with this
 /** A board edited from an older revision (another tab saved one since): only the calls that send the board are refused so. */
 const staleBoard = httpError(412, 'This storyboard was changed in another tab or window since you opened it.');
 
-/** The answers of every call running now: invoked by a state or spawned (the save, the merge's read). The poller is a child machine: what it sends is `polled` below. */
+/** The children (story-poller, story-autosave) have graph tests of their own: what they send the wizard is `polled` and `autosaveEvents` below. */
+const CHILDREN = ['storyPoller', 'storyAutosave'];
+
+/** The answers of every call running now (invoked by a state). */
 const actorEvents = (snapshot: Snapshot): Event[] =>
   Object.entries(snapshot.children as Record<string, AnyActorRef>).flatMap(([id, child]) => {
     const src = typeof child.src === 'string' ? child.src : '';
-    if (src === 'storyPoller') return [];
+    if (CHILDREN.includes(src)) return [];
     return [
       ...outputsFor(src, snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })),
       ...errors.map((error) => ({ type: `xstate.error.actor.${id}`, error })),
-      ...(src === 'saveStory' || src === 'generate' ? [{ type: `xstate.error.actor.${id}`, error: staleBoard }] : []),
+      ...(src === 'generate' ? [{ type: `xstate.error.actor.${id}`, error: staleBoard }] : []),
     ] as unknown as Event[];
   });
+
+/**
+ * What the autosave child may tell the wizard: its time to save has come, it started a save or a merge's read (also after a paid call refused as stale, which
+ * leaves an error on screen), and that save or read ended: saved, failed, or merged with the story
+ * as it is, or with its running jobs ended or failed.
+ */
+const autosaveEvents = (snapshot: Snapshot): Event[] => {
+  const { context } = snapshot;
+  if (context.saving) {
+    const story = context.story ?? NEW_BOARD;
+    return [
+      { type: 'autosave.saved', story: NEW_BOARD },
+      { type: 'autosave.failed', message: 'Nope' },
+      ...[story, ended(story, 'done'), ended(story, 'failed')].map((answer) => ({ type: 'autosave.merged' as const, story: answer })),
+    ];
+  }
+  return [
+    // Due with edits to send, or with nothing left to send (they went with a paid call meanwhile).
+    { type: 'autosave.due' } as const,
+    ...(isDirty(context) || context.error !== null ? [{ type: 'autosave.saving' } as const] : []),
+  ];
+};
 
 const IDEA = { idea: 'Mara keeps a lighthouse on a stormy night.', duration: 15, aspect_ratio: '16:9', style: 'cinematic' };
 
@@ -132,6 +155,8 @@ const uiEvents: Event[] = [
   { type: 'audio.generate' },
   { type: 'concat.start' },
   ...(['elements', 'scenes', 'videos', 'audio', 'concat'] as const).map((part) => ({ type: 'part.cancel' as const, part })),
+  // The autosave's answer to the hold a paid call or a rewrite asks for (where a state waits for it).
+  { type: 'autosave.held' },
 ];
 
 /** A part's states as the guards read them: any running, any needing work, every one made (ready or stale). */
@@ -166,7 +191,7 @@ const serializeState = (snapshot: Snapshot): string => {
     states: states ? [shape(states.elements), shape(states.sceneImages), shape(states.sceneVideos), shape({ audio: states.audio })] : null,
     concat: context.story?.concat ? classifyStatus(context.story.concat.status) : null,
     dirty: isDirty(context),
-    children: Object.keys(snapshot.children).filter((id) => id === 'save' || id === 'poll' || id === 'merge').sort(),
+    saving: context.saving,
     notice: context.notice !== null,
     retry: generating ? context.retryAttempt : null,
     rich: (context.credit ?? 0) >= 100,
@@ -184,7 +209,6 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
   // double the graph (minutes of traversal for no transition that is not reached without it).
   if (context.notice !== null) return [{ type: 'notice.dismiss' }];
   const own = new Set(activePaths(snapshot.value).flatMap((path) => nodes.find((node) => node.path.join('.') === path)?.ownEvents ?? []));
-  const children = snapshot.children as Record<string, AnyActorRef>;
   const live = hasLiveJobs(context.story);
   const root: Event[] = [
     ...(idle(snapshot) && (live || context.hidden)
@@ -192,7 +216,7 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
       : []),
     ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
     ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
-    ...(isDirty(context) && !children.save ? [{ type: 'save.flush' } as const] : []),
+    ...autosaveEvents(snapshot),
     // The poller's reads (its own waits, failures and time-outs are its graph test's): while a job is live and the page is shown.
     ...(live && !context.hidden ? polled(context.story ?? NEW_BOARD) : []),
   ];

@@ -6,6 +6,7 @@ import { JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { STORY_TOOLS, type StoryPart } from '@/config/story';
 import { audioSource } from '@/lib/story';
 import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
+import { storyAutosaveMachine } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine, STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.machine';
 import type { Story, Storyboard, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
@@ -76,7 +77,6 @@ const machineFor = (calls: StoryServer) =>
   storyWizardMachine.provide({
     actors: {
       loadStory: fromPromise<Story, { id: string }>(({ input }) => calls.load(input.id)),
-      pollStory: fromPromise<Story, { id: string }>(({ input }) => calls.poll(input.id)),
       createStory: fromPromise<Story, CreateStoryFields>(({ input }) => calls.create(input)),
       saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input }) => calls.save(input.id, input.fields)),
       generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
@@ -86,12 +86,20 @@ const machineFor = (calls: StoryServer) =>
         calls.concat(input.id, input.videoUrls, input.audioUrls),
       ),
       cancelPart: fromPromise<Story, { id: string; part: StoryPart }>(({ input }) => calls.cancel(input.id, input.part)),
+      // The merge's read after a 412 is the same GET story/{id} as the poller's.
+      storyAutosave: storyAutosaveMachine.provide({
+        actors: {
+          saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input }) => calls.save(input.id, input.fields)),
+          readStory: fromPromise<Story, { id: string }>(({ input }) => calls.poll(input.id)),
+        },
+        delays: { saveRetryDelay: 2000 },
+      }),
       storyPoller: storyPollerMachine.provide({
         actors: { pollStory: fromPromise<Story, { id: string }>(({ input }) => calls.poll(input.id)) },
         delays: { pollDelay: 1000 },
       }),
     },
-    delays: { retryDelay: 500, saveRetryDelay: 2000 },
+    delays: { retryDelay: 500 },
   });
 
 function start(input: Partial<StoryWizardInput> = {}) {
