@@ -103,6 +103,18 @@ export async function generatedVideo(options: { seconds: number; width: number; 
   return video;
 }
 
+/** A still picture held for `seconds` at 24 fps, H.264 without sound: a video whose every frame is known. */
+export async function stillVideo(png: Uint8Array, seconds: number): Promise<Uint8Array> {
+  const result = await runFfmpeg({
+    inputs: { 'in.png': png },
+    args: ['-loop', '1', '-framerate', '24', '-i', 'in.png', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-t', String(seconds), 'out.mp4'],
+    outputs: ['out.mp4'],
+  });
+  const video = result.files['out.mp4'];
+  if (!video) throw new Error(result.log.slice(-400));
+  return video;
+}
+
 /** A GIF's logical screen size (bytes 6–9 of its header). */
 export function gifSize(gif: Uint8Array): { width: number; height: number } {
   const view = Buffer.from(gif);
