@@ -29,7 +29,9 @@ const preset = (overrides: Partial<PosePreset>): PosePreset => ({
   prompt: '',
   quantity: 1,
   motion_amount: 5,
-  motion_length: 5,
+  // The shortest clip a preset may ask for (MOTION_LENGTH.min): a camera path spans the clip
+  // whatever its length, and every second more is 24 more frames drawn and encoded.
+  motion_length: 2,
   loop: 0,
   model: 'Parallax',
   camera_path: 'StepL',
@@ -91,7 +93,7 @@ describe('renderVideo: parallax camera paths', () => {
   }, SLOW);
 
   it('makes an H.264 MP4 of the picture ratio, long side 640, motion_length seconds, with GIF and thumbnail', async () => {
-    expectVideo(stepLeft, { width: 640, height: 360 }, 5);
+    expectVideo(stepLeft, { width: 640, height: 360 }, 2);
     expect(stepLeft.video).toMatchObject({ name: 'video.mp4', contentType: 'video/mp4' });
     expect(Buffer.from(stepLeft.gif.data.subarray(0, 6)).toString('ascii')).toBe('GIF89a');
     expect(gifSize(stepLeft.gif.data).width).toBeLessThanOrEqual(320);
@@ -102,8 +104,8 @@ describe('renderVideo: parallax camera paths', () => {
   });
 
   it('moves the way each path says, the near subject more than the far backdrop (parallax)', async () => {
-    const [leftFirst, leftLast] = await videoFramesAt(stepLeft.video.data, [0, 119]);
-    const [upFirst, upLast] = await videoFramesAt(stepUp.video.data, [0, 119]);
+    const [leftFirst, leftLast] = await videoFramesAt(stepLeft.video.data, [0, 47]);
+    const [upFirst, upLast] = await videoFramesAt(stepUp.video.data, [0, 47]);
     const move = (from: Frame | undefined, to: Frame | undefined, find: (frame: Frame) => { x: number; y: number } | null) => {
       const start = find(from as Frame);
       const end = find(to as Frame);
@@ -128,7 +130,7 @@ describe('renderVideo: parallax camera paths', () => {
     expect(stepUp.gif.name).toBe('video_logo.gif');
     // Both paths start from the same view, so their first frames differ only by the logo (bottom right).
     const [plain] = await videoFramesAt(stepLeft.video.data, [0]);
-    const [branded, brandedLast] = await videoFramesAt(stepUp.video.data, [0, 119]);
+    const [branded, brandedLast] = await videoFramesAt(stepUp.video.data, [0, 47]);
     const corner = { left: 555, top: 325, width: 70, height: 20 };
     const plainCorner = frameRegionMean(plain as Frame, corner);
     const brandedCorner = frameRegionMean(branded as Frame, corner);
@@ -165,8 +167,8 @@ describe('renderVideo: AI motion and the other creation types', () => {
   const motion = (overrides: Partial<PosePreset>) => preset({ motion_type: 'ZoomIn', camera_path: null, model: 'KlingV2', motion_length: 2, ...overrides });
 
   it('makes a text video at the asked ratio from the generated scene of the prompt', async () => {
-    const video = await render({ creationType: 'ai-motion', motionMode: 'text', inputs: [], prompt: 'A lighthouse at night', aspectRatio: '9:16', preset: motion({ motion_length: 3 }), model: 'KlingV2' });
-    expectVideo(video, { width: 360, height: 640 }, 3);
+    const video = await render({ creationType: 'ai-motion', motionMode: 'text', inputs: [], prompt: 'A lighthouse at night', aspectRatio: '9:16', preset: motion({}), model: 'KlingV2' });
+    expectVideo(video, { width: 360, height: 640 }, 2);
   }, SLOW);
 
   it('zooms in on the picture over the clip (camera motion ZoomIn)', async () => {
@@ -181,7 +183,7 @@ describe('renderVideo: AI motion and the other creation types', () => {
     const blue = await writeInput(folder.folder, 'blue.png', await solidPng(800, 450, '#1030d0'), 'image_urls');
     const [transition, composer] = await Promise.all([
       render({ creationType: 'ai-motion', motionMode: 'transition', inputs: [scene, blue], preset: motion({ motion_type: 'Static' }) }),
-      render({ creationType: 'ai-motion', motionMode: 'composer', inputs: [blue, scene, blue], preset: motion({ motion_type: 'Static', motion_length: 3 }) }),
+      render({ creationType: 'ai-motion', motionMode: 'composer', inputs: [blue, scene, blue], preset: motion({ motion_type: 'Static' }) }),
     ]);
     expectVideo(transition, { width: 640, height: 360 }, 2);
     const [start, end] = await videoFramesAt(transition.video.data, [0, 47]);
@@ -189,8 +191,8 @@ describe('renderVideo: AI motion and the other creation types', () => {
     expect(frameRegionMean(start as Frame, whole)[0]).toBeGreaterThan(150);
     expect(frameRegionMean(end as Frame, whole)[0]).toBeLessThan(60);
     expect(frameRegionMean(end as Frame, whole)[2]).toBeGreaterThan(180);
-    expectVideo(composer, { width: 640, height: 360 }, 3);
-    const [, middle] = await videoFramesAt(composer.video.data, [0, 36]);
+    expectVideo(composer, { width: 640, height: 360 }, 2);
+    const [, middle] = await videoFramesAt(composer.video.data, [0, 24]);
     expect(redCentre(middle as Frame)).not.toBeNull();
   }, SLOW);
 
@@ -223,16 +225,16 @@ describe('renderVideo: AI motion and the other creation types', () => {
 
   it('extends a video after its last frame, or before its first frame played backwards', async () => {
     const original = path.join(folder.folder, 'original.mp4');
-    const originalBytes = await generatedVideo({ seconds: 2, width: 320, height: 240, withAudio: false });
+    const originalBytes = await generatedVideo({ seconds: 1, width: 320, height: 240, withAudio: false });
     await writeFile(original, originalBytes);
     const input = { path: original, contentType: 'video/mp4', field: 'video_url' };
     const [after, before] = await Promise.all([
       render({ creationType: 'extend-video', inputs: [input], frameSelection: 'Last', preset: motion({ motion_type: 'PanLeft' }) }),
       render({ creationType: 'extend-video', inputs: [input], frameSelection: 'First', preset: motion({ motion_type: 'PanLeft' }) }),
     ]);
-    // 4:3 at long side 640; the original's 2 s plus the new 2 s.
-    expectVideo(after, { width: 640, height: 480 }, 4);
-    expectVideo(before, { width: 640, height: 480 }, 4);
+    // 4:3 at long side 640; the original's 1 s plus the new 2 s.
+    expectVideo(after, { width: 640, height: 480 }, 3);
+    expectVideo(before, { width: 640, height: 480 }, 3);
     const [originalFirst] = await videoFramesAt(originalBytes, [0]);
     const scaledOriginal = await sharp(Buffer.from((originalFirst as Frame).data), { raw: { width: 320, height: 240, channels: 4 } }).resize(640, 480).raw().toBuffer();
     const reference = { data: scaledOriginal, width: 640, height: 480 };
