@@ -15,7 +15,7 @@ import {
   type GuestContentCleaner,
 } from '../../../server/src/scheduler/guest-cleanup.ts';
 import { createScheduledTask } from '../../../server/src/scheduler/scheduled-task.ts';
-import { openTestDatabase } from '../helpers/database-template.ts';
+import { loadTemplate, openTestDatabase } from '../helpers/database-template.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -137,7 +137,9 @@ describe('the schedule', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'kinora-schedule-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const week = 7 * 24 * 60 * 60 * 1000;
-    const first = await openDatabase({ dataDir: dir });
+    // The data folder starts as a copy of the run's migrated template: the restart below is what
+    // this test is about, not PostgreSQL's initdb (database.test.ts migrates a folder from empty).
+    const first = await openDatabase({ dataDir: dir, template: await loadTemplate() });
     const before = Date.now();
     const task = createGuestCleanup({ db: first, intervalMs: week });
     await task.start();
