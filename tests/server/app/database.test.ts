@@ -8,7 +8,7 @@ import { MIGRATIONS, runMigrations } from '../../../server/src/db/migrations.ts'
 import { SEED_COUPONS, SEED_PROMO_VIDEOS } from '../../../server/src/db/seed.ts';
 import { ensureUser } from '../../../server/src/db/users.ts';
 import { STARTING_CREDIT_GRANT } from '../../../server/src/config.ts';
-import { openTestDatabase } from '../helpers/database-template.ts';
+import { loadTemplate, openTestDatabase } from '../helpers/database-template.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -52,7 +52,9 @@ describe('openDatabase', () => {
 
   it('keeps users and ledger rows across a reopen', async () => {
     const dir = await tempDir();
-    const first = await openDatabase({ dataDir: dir });
+    // A folder already migrated (a copy of the run's template, made by this same openDatabase on
+    // a folder): what matters here is the reopen; the tests above migrate from empty.
+    const first = await openDatabase({ dataDir: dir, template: await loadTemplate() });
     await ensureUser(first, { sub: 'sub-persist', username: 'persist', email: 'persist@example.test', preferredUsername: null });
     await appendLedgerEntry(first, { userSub: 'sub-persist', amount: 25, kind: 'purchase', reason: 'test purchase' });
     await first.close();
