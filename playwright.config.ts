@@ -40,7 +40,11 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (each action with the page's DOM before and after it, the
+    // network, the console) and a screenshot, but not the trace's screencast: recording every frame
+    // of every test doubled the browser's CPU (24 page loads: 25–30 s of Chromium CPU without it,
+    // 55–69 s with it, measured on this 2-core machine), and that made the browser tests CPU-bound.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ROUTES } from '../../src/config/routes';
 import { A11yAudit } from './helpers/axe';
 import { createAccount, freshHandle } from './helpers/accounts';
-import { TOOL_PAGES, PLAIN_PAGES, open, settle, signInAs, picture } from './helpers/a11y-pages';
+import { TOOL_PAGES, PLAIN_PAGES, open, visit, settle, signInAs, picture } from './helpers/a11y-pages';
 
 /**
  * Issue 8 Build 3: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) finds nothing on every route of the
@@ -20,7 +20,7 @@ test('signed in: every route passes axe', async ({ page, request }) => {
   await signInAs(page, email);
 
   for (const path of [...PLAIN_PAGES, ...TOOL_PAGES]) {
-    await open(page, path);
+    await visit(page, path);
     await audit.check(`signed in ${path}`);
   }
   audit.expectClean();

@@ -3,7 +3,7 @@ import { ROUTES } from '../../src/config/routes';
 import { A11yAudit } from './helpers/axe';
 import { createAccount, freshEmail, freshHandle, mailboxCode, PASSWORD } from './helpers/accounts';
 import { signIn } from './helpers/ui';
-import { TOOL_PAGES, PLAIN_PAGES, open } from './helpers/a11y-pages';
+import { TOOL_PAGES, PLAIN_PAGES, open, visit } from './helpers/a11y-pages';
 
 /**
  * Issue 8 Build 3: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) finds nothing on every route of the
@@ -21,7 +21,7 @@ test('signed out: every route and every step of authentication passes axe', asyn
   await createAccount(request, { prefix: 'a11y-prof', handle });
 
   for (const path of [...PLAIN_PAGES, ...TOOL_PAGES]) {
-    await open(page, path);
+    await visit(page, path);
     await audit.check(`signed out ${path}`);
   }
   await open(page, ROUTES.profile(handle));

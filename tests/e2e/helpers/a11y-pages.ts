@@ -39,6 +39,29 @@ export async function open(page: Page, path: string): Promise<void> {
   await settle(page);
 }
 
+/**
+ * Walks to a route inside the app already loaded, as a person following a link does: the router's
+ * client-side navigation (history.pushState and a popstate, which React Router follows), not a new
+ * page load. A full load costs the browser about a second of CPU on this 2-core machine, and the
+ * every-route walks make a hundred (issue 18 item 8); a deep link's direct load has its own test
+ * (shell.pw.ts). The first route of a walk, or a page without the app's main region, is loaded.
+ * The new page is there once the main region's text changed (each route has its own heading).
+ */
+export async function visit(page: Page, path: string): Promise<void> {
+  const main = page.locator('#main-content');
+  if (!page.url().startsWith('http') || (await main.count()) === 0) {
+    await open(page, path);
+    return;
+  }
+  const before = await main.innerText();
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+  await expect(main).not.toHaveText(before, { timeout: 20_000 });
+  await settle(page);
+}
+
 export async function settle(page: Page): Promise<void> {
   // Generous: the machine running the tests may be busy building or running other stacks.
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
