@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_DIST_DIR } from './tests/e2e/helpers/stack';
+import { E2E_DATA_DIR, E2E_DIST_DIR, JOB_DURATION_MS } from './tests/e2e/helpers/stack';
 
 /**
  * Browser tests run against `npm start`'s stack (API server, PGlite, sign-in emulator) on its own
@@ -18,7 +18,8 @@ const specOf = (name: string): string => `**/${name}.pw.ts`;
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.pw.ts',
-  timeout: 60_000,
+  // A test that waits for a job's end may wait JOB_END_MS (tests/e2e/helpers/stack.ts) after its other steps.
+  timeout: 120_000,
   // Three browsers, the stack and its renders share 2 cores: a page that loads in 2 s alone can take
   // 6 s beside the others, so a web-first assertion waits up to 10 s (Playwright's default is 5 s).
   expect: { timeout: 10_000 },
@@ -75,7 +76,7 @@ export default defineConfig({
       KINORA_DIST_DIR: E2E_DIST_DIR,
       KINORA_FRESH: '1',
       // Long enough to watch a job in the jobs panel, cancel it, or reload in its middle.
-      KINORA_JOB_DURATION_MS: '6000',
+      KINORA_JOB_DURATION_MS: String(JOB_DURATION_MS),
       // Jobs mostly wait out that duration: with several browsers (and faults.pw.ts's ten at once)
       // on one stack, the engine's default 4 at a time would queue one test's jobs behind another's.
       KINORA_JOB_CONCURRENCY: '8',

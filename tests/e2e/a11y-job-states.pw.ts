@@ -3,6 +3,7 @@ import { ROUTES } from '../../src/config/routes';
 import { A11yAudit } from './helpers/axe';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { open, signInAs, jobsButton, jobsDrawer, generateImage } from './helpers/a11y-pages';
+import { JOB_END_MS } from './helpers/stack';
 
 /**
  * Issue 8 Build 3: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) finds nothing on every route of the
@@ -26,7 +27,7 @@ test('job states: the jobs panel running, done, failed and cancelled, a toast, t
   const job = drawer.getByRole('listitem').filter({ hasText: 'Text to Image' }).first();
   await expect(job).toContainText(/Queued|Processing/);
   await audit.check('jobs panel: running job');
-  await expect(job).toContainText('Succeeded', { timeout: 30_000 });
+  await expect(job).toContainText('Succeeded', { timeout: JOB_END_MS });
   // A finished job also shows a toast (Mantine notifications): checked while it is on screen.
   await expect(page.locator('.mantine-Notification-root').first()).toBeVisible();
   await audit.check('jobs panel: done job, and its toast');
@@ -54,7 +55,7 @@ test('job states: the jobs panel running, done, failed and cancelled, a toast, t
 
   await generateImage(page, 'a storm that cannot be painted [fail]');
   await jobsButton(page).click();
-  await expect(drawer.getByRole('listitem').filter({ hasText: 'Failed' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(drawer.getByRole('listitem').filter({ hasText: 'Failed' })).toHaveCount(1, { timeout: JOB_END_MS });
   await audit.check('jobs panel: failed job');
   await page.keyboard.press('Escape');
 

@@ -3,6 +3,7 @@ import { ROUTES } from '../../src/config/routes';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { balance } from './helpers/ui';
 import { open, signInAs } from './helpers/a11y-pages';
+import { JOB_END_MS } from './helpers/stack';
 
 /**
  * Issue 8 Build 3: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) finds nothing on every route of the
@@ -103,5 +104,5 @@ test('keyboard: Tab reaches the menu, the header and a tool\'s Generate button, 
 
   await page.keyboard.press('Enter');
   await expect(balance(page)).toHaveText('96 credits');
-  await expect(page.getByRole('region', { name: 'Results' }).getByRole('img', { name: /quiet harbour/ }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('region', { name: 'Results' }).getByRole('img', { name: /quiet harbour/ }).first()).toBeVisible({ timeout: JOB_END_MS });
 });

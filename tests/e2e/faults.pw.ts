@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { createAccount, freshHandle } from './helpers/accounts';
 import { describeFaults, faultFor, faultSeed, injectApiFaults } from './helpers/faults';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { JOB_END_MS } from './helpers/stack';
 
 /**
  * Fault tolerance in the browser (issue 8, Build 5) on `npm start`'s stack: API calls lost on the
@@ -142,7 +143,7 @@ test('20 % of API calls lost (before or after the server): ten generations each 
   expect(total).toBe(START_CREDITS - 10 * COST);
 
   // The UI agrees: the balance dropped by ten costs, and the jobs panel lists ten successes.
-  await expect(balance(page)).toHaveText(`${START_CREDITS - 10 * COST} credits`, { timeout: 30_000 });
+  await expect(balance(page)).toHaveText(`${START_CREDITS - 10 * COST} credits`, { timeout: JOB_END_MS });
   await jobsButton(page).click();
   const drawer = jobsDrawer(page);
   await expect(drawer).toBeVisible();
@@ -218,7 +219,7 @@ test('60 s offline in the middle of a job: still signed in, polling resumes, the
 
   // Back online: polling resumes at once (the online event), the job ends succeeded.
   const backOnline = Date.now();
-  await expectResultImage(page, prompt, 30_000);
+  await expectResultImage(page, prompt, JOB_END_MS);
   console.log(`[faults] result shown ${Math.round((Date.now() - backOnline) / 1000)} s after going online`);
   await waitForToastsToClose(page);
   await jobsButton(page).click();
@@ -227,7 +228,7 @@ test('60 s offline in the middle of a job: still signed in, polling resumes, the
 
   // Still signed in: the header shows them, no sign-in page was ever shown, the token still works.
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-  await expect(balance(page)).toHaveText(`${START_CREDITS - COST} credits`, { timeout: 30_000 });
+  await expect(balance(page)).toHaveText(`${START_CREDITS - COST} credits`, { timeout: JOB_END_MS });
   expect([...urls].filter((path) => path.startsWith('/authentication'))).toEqual([]);
   await page.goto('/credits');
   await expect(page).toHaveURL(/\/credits$/);

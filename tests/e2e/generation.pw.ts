@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { JOB_END_MS } from './helpers/stack';
 
 /**
  * Generation jobs as a person meets them on `npm start`'s stack: the real job engine, ledger and
@@ -42,7 +43,7 @@ test('generate an image: the jobs panel shows its progress and the result image 
   const job = drawer.getByRole('listitem').filter({ hasText: 'Text to Image' }).first();
   await expect(job).toContainText(/Queued|Processing/);
   await expect(job.getByRole('progressbar')).toBeVisible();
-  await expect(job).toContainText('Succeeded', { timeout: 30_000 });
+  await expect(job).toContainText('Succeeded', { timeout: JOB_END_MS });
   await page.keyboard.press('Escape');
 
   const result = page.getByRole('img', { name: /lighthouse on a cliff/ }).first();
@@ -76,7 +77,7 @@ test('reload in the middle of a job: monitoring resumes and the job finishes', a
   await expect(page).toHaveTitle(/^\(1\) /);
   await jobsButton(page).click();
   const job = jobsDrawer(page).getByRole('listitem').filter({ hasText: 'Text to Image' }).first();
-  await expect(job).toContainText('Succeeded', { timeout: 30_000 });
+  await expect(job).toContainText('Succeeded', { timeout: JOB_END_MS });
   await page.keyboard.press('Escape');
   await expect(page.getByRole('img', { name: /harbour at dawn/ }).first()).toBeVisible();
   await expect(balance(page)).toHaveText('96 credits');
@@ -90,7 +91,7 @@ test('text to speech makes audio that plays', async ({ page, request }) => {
   await page.getByRole('textbox', { name: 'Text' }).fill('Hello from Kinora. This is a test of the speech tool.');
   await page.getByRole('button', { name: 'Generate' }).click();
   const audio = page.locator('audio').first();
-  await expect(audio).toBeAttached({ timeout: 30_000 });
+  await expect(audio).toBeAttached({ timeout: JOB_END_MS });
   await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState >= 1 && element.duration > 0), { timeout: 15_000 }).toBe(true);
   await audio.evaluate(async (element: HTMLAudioElement) => {
     element.muted = true;
@@ -143,6 +144,6 @@ test('upload a picture and turn it into a new one with image to image', async ({
   await page.getByRole('textbox', { name: 'Prompt' }).fill('the same scene in deep blue');
   await page.getByRole('button', { name: 'Generate' }).click();
   const result = page.getByRole('img', { name: /same scene in deep blue/ }).first();
-  await expect(result).toBeVisible({ timeout: 30_000 });
+  await expect(result).toBeVisible({ timeout: JOB_END_MS });
   await expect.poll(() => result.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });

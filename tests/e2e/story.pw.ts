@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { expectPlayable } from './helpers/media';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { JOB_END_MS } from './helpers/stack';
 
 /**
  * AI Story as a creator meets it on `npm start`'s stack (issue 6): an idea becomes a storyboard,
@@ -116,6 +117,6 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
   // Leave and come back: the story is listed and reopens on its film.
   await page.goto('/ai-production/ai-story');
   await page.getByRole('link', { name: /Open Mara/ }).click();
-  await expect(page.getByText('Your film is ready')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Your film is ready')).toBeVisible({ timeout: JOB_END_MS });
   expect(errors).toEqual([]);
 });
