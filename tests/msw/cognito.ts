@@ -66,6 +66,9 @@ const state = {
   tokenLifetimeSeconds: 3600,
   /** Milliseconds every answer waits, to see what the app shows meanwhile. */
   latencyMs: 0,
+  /** While set, every answer waits for it (fakePool.hold): what the app shows meanwhile, on a machine of any speed. */
+  gate: null as Promise<void> | null,
+  releaseGate: (): void => {},
   nextSub: 1,
 };
 
@@ -200,6 +203,20 @@ export const fakePool = {
   set latencyMs(milliseconds: number) {
     state.latencyMs = milliseconds;
   },
+
+  /**
+   * Holds every answer from now until the returned function is called: unlike a latency, the
+   * test decides when the call ends, so a busy machine cannot end it before the test has looked.
+   */
+  hold(): () => void {
+    state.gate = new Promise<void>((resolve) => {
+      state.releaseGate = () => {
+        state.gate = null;
+        resolve();
+      };
+    });
+    return () => state.releaseGate();
+  },
 };
 
 export function resetFakePool(): void {
@@ -208,6 +225,7 @@ export function resetFakePool(): void {
   state.calls.length = 0;
   state.tokenLifetimeSeconds = 3600;
   state.latencyMs = 0;
+  state.releaseGate();
   state.nextSub = 1;
   fakePool.code = '123456';
 }
@@ -443,6 +461,7 @@ export const cognitoHandlers = [
     if (!isOperation(operation)) return error(400, 'UnknownOperationException', `Unknown operation ${target}`);
     state.calls.push(operation);
     if (state.latencyMs > 0) await delay(state.latencyMs);
+    if (state.gate) await state.gate;
     const failure = takeFailure(operation);
     if (failure) {
       // A bare HTTP failure still has a JSON body, as AWS gateways answer.

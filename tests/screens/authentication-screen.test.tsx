@@ -36,14 +36,16 @@ describe('/authentication: signing in', () => {
 
   it('disables the button and shows a loader while the sign-in runs', async () => {
     fakePool.addUser(alice);
-    fakePool.latencyMs = 300;
     const { router } = renderApp('/authentication');
+    // The emulator answers once the test has looked (a 300 ms latency ended first on a busy machine).
+    const release = fakePool.hold();
     await fillSignIn('alice@example.com', 'correct-password');
     const button = screen.getByRole('button', { name: 'Sign in' });
     await waitFor(() => expect(button).toBeDisabled());
     expect(button).toHaveAttribute('data-loading', 'true');
     expect(screen.getByRole('button', { name: 'Continue as guest' })).toBeDisabled();
     // Let the sign-in finish, so that its session does not outlive this test.
+    release();
     await waitFor(() => expect(router.state.location.pathname).toBe('/@alice'), { timeout: 5000 });
   });
 
