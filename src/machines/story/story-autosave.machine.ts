@@ -1,9 +1,10 @@
 import { assign, fromPromise, sendParent, setup, stateIn } from 'xstate';
 import { JOB_POLL } from '@/config/limits';
 import { backoffCeiling } from '@/lib/backoff';
-import { errorMessageOf, isRetryable, statusOf } from '@/services/api-error';
+import { errorMessageOf, isRetryable } from '@/services/api-error';
 import { getStory, saveStory, type SaveStoryFields } from '@/services/story';
 import type { Story } from '@/services/schemas/story';
+import { isStaleBoard } from '@/machines/story/story-wizard.rules';
 import type { StoryWizardInternalEvent } from '@/machines/story/story-wizard.types';
 
 /**
@@ -95,7 +96,7 @@ export const storyAutosaveMachine = setup({
     clean: ({ event }) => (event.type === 'autosave.change' || event.type === 'autosave.release') && !event.dirty,
     now: ({ event }) => (event.type === 'autosave.change' || event.type === 'autosave.release') && event.now,
     nothingToSend: ({ event }) => event.type === 'autosave.request' && event.request === null,
-    stale: (_, params: { error: unknown }) => statusOf(params.error) === 412,
+    stale: (_, params: { error: unknown }) => isStaleBoard(params.error),
     /** A save refused for a reason other than the network or the server being down is not sent again by itself. */
     retryable: (_, params: { error: unknown }) => isRetryable(params.error),
   },
