@@ -12,9 +12,10 @@ import { server } from './msw/server';
 // Mantine needs these in jsdom (ARCHITECTURE.md §1 facts). matchMedia answers width queries for a
 // desktop viewport unless a test calls `setViewportWidth` or `setMobileViewport`.
 installMatchMedia();
-// findBy/waitFor give up after 1 s by default; a clean-clone run shares 2 cores between the
-// server tests' databases and these renders, where a whole route can take longer than that.
-configure({ asyncUtilTimeout: 4000 });
+// findBy/waitFor give up after 1 s by default. `npm test` runs these beside the server tests'
+// databases and the browser tests on 2 cores, where a render and its fake API's answer took over
+// 4 s (CI, a double-clicked Generate's one submission). Only a failing wait lasts this long.
+configure({ asyncUtilTimeout: 10_000 });
 class ResizeObserverShim {
   observe() {}
   unobserve() {}
