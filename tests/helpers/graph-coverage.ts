@@ -151,27 +151,39 @@ export const machineGraph = <TMachine extends AnyStateMachine>(machine: TMachine
   const edgeOf = edgeName(options.branches ?? true);
   const nodes = getStateNodes(machine.root);
   const taken = new Set<string>();
-  const scope = collectingScope((transitions) => {
+  let eventIdCount = 0;
+  const collect = (transitions: AnyTransitionDefinition[]): void => {
     for (const transition of transitions) taken.add(edgeOf(transition));
-  });
+  };
+  // A fresh scope (and actor system) for every step: children with a systemId (the story wizard's
+  // poller and autosave) register in the system, and one system shared by every step of the walk
+  // would hold a child of one snapshot while another snapshot's twin registers.
 
   // The real machine, with each step computed once and its edges collected (see the file's comment).
+  // A snapshot's events, its serialized form and its next snapshots are each computed once too:
+  // the walks ask for them again and again, and the story wizard's events carry whole stories that
+  // XState's default event key (JSON) would serialize at every step of both walks.
   const initials = new Map<unknown, Snapshot<TMachine>>();
-  const steps = new WeakMap<object, Map<string, Snapshot<TMachine>>>();
+  const eventsOf = new WeakMap<object, Event<TMachine>[]>();
+  const keysOf = new WeakMap<object, string>();
+  const eventIds = new WeakMap<object, string>();
+  const steps = new WeakMap<object, Map<object, Snapshot<TMachine>>>();
+  const memo = <K extends object, V>(map: WeakMap<K, V>, key: K, compute: () => V): V => {
+    if (!map.has(key)) map.set(key, compute());
+    return map.get(key) as V;
+  };
   const logic = Object.create(machine, {
     getInitialSnapshot: {
       value: (_scope: AnyActorScope, input: InputFrom<TMachine>) => {
-        if (!initials.has(input)) initials.set(input, machine.getInitialSnapshot(scope, input) as Snapshot<TMachine>);
+        if (!initials.has(input)) initials.set(input, machine.getInitialSnapshot(collectingScope(collect), input) as Snapshot<TMachine>);
         return initials.get(input);
       },
     },
     transition: {
       value: (snapshot: Snapshot<TMachine>, event: Event<TMachine>) => {
-        const known = steps.get(snapshot) ?? new Map<string, Snapshot<TMachine>>();
-        steps.set(snapshot, known);
-        const key = JSON.stringify(event);
-        if (!known.has(key)) known.set(key, machine.transition(snapshot, event, scope) as Snapshot<TMachine>);
-        return known.get(key);
+        const known = memo(steps, snapshot, () => new Map<object, Snapshot<TMachine>>());
+        if (!known.has(event)) known.set(event, machine.transition(snapshot, event, collectingScope(collect)) as Snapshot<TMachine>);
+        return known.get(event);
       },
     },
   }) as TMachine;
@@ -179,8 +191,10 @@ export const machineGraph = <TMachine extends AnyStateMachine>(machine: TMachine
   const traversals = options.inputs.map(
     (input): TraversalOptions<Snapshot<TMachine>, Event<TMachine>, InputFrom<TMachine>> => ({
       input,
-      events: options.events,
-      serializeState: options.serializeState,
+      events: (snapshot) => memo(eventsOf, snapshot, () => options.events(snapshot)),
+      serializeState: (snapshot) => memo(keysOf, snapshot, () => options.serializeState(snapshot)),
+      // Each event object of a snapshot's list is its own edge (the list is computed once per snapshot).
+      serializeEvent: (event) => memo(eventIds, event, () => String(eventIdCount++)),
     }),
   );
   const paths = lazy(() => traversals.flatMap((traversal) => getShortestPaths(logic, traversal)));

@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { createEmptyActor } from 'xstate';
-import type { AnyActorRef, AnyActorScope, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, StateValue } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths, getStateNodes } from 'xstate/graph';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AnyActorRef } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { isDirty, statesOf } from '@/machines/story/story-wizard.rules';
@@ -26,6 +25,7 @@ import {
   withVideos,
 } from './story.fixtures';
 import { CREATOR, httpError, networkError } from '../generation-job/generation-job.fixtures';
+import { activePaths, isDecision, machineGraph } from '../../helpers/graph-coverage';
 
 /**
  * Model-based coverage of the AI Story wizard (ARCHITECTURE §3, §5; issue 6): the shortest paths
@@ -40,18 +40,8 @@ type Snapshot = StoryWizardSnapshot;
 type Event = StoryWizardMachineEvent;
 
 const machine = storyWizardMachine;
-const nodes = getStateNodes(machine.root);
-
-const activePaths = (value: StateValue, prefix: string[] = []): string[] => {
-  if (typeof value === 'string') return [[...prefix, value].join('.')];
-  return Object.entries(value).flatMap(([key, child]) => [
-    [...prefix, key].join('.'),
-    ...(child === undefined ? [] : activePaths(child, [...prefix, key])),
-  ]);
-};
-
-/** Decision nodes: an unguarded eventless transition leaves them in the same step they are entered. */
-const isDecision = (node: AnyStateNode): boolean => (node.always ?? []).some((transition) => !transition.guard);
+/** The wizard's state nodes by dotted path (the walk looks its active ones up at every step). */
+const nodes = new Map(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
 
 const ELEMENTS_RUNNING = { ...withElements(NEW_BOARD, 'running'), step: 'elements' as const };
 const SCENES_RUNNING = { ...withScenes(ELEMENTS_MADE, 'running'), step: 'scenes' as const };
@@ -196,10 +186,8 @@ const serializeState = (snapshot: Snapshot): string => {
     retry: generating ? context.retryAttempt : null,
     rich: (context.credit ?? 0) >= 100,
   });
-  seen.add(key);
   return key;
 };
-const seen = new Set<string>();
 
 /** The events worth sending here: the person's (where a state takes them), the machine's timers when due, the calls' answers. */
 const eventsFor = (snapshot: Snapshot): Event[] => {
@@ -208,7 +196,7 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
   // nothing the person does depends on it, and letting every other event run beside it would
   // double the graph (minutes of traversal for no transition that is not reached without it).
   if (context.notice !== null) return [{ type: 'notice.dismiss' }];
-  const own = new Set(activePaths(snapshot.value).flatMap((path) => nodes.find((node) => node.path.join('.') === path)?.ownEvents ?? []));
+  const own = new Set(activePaths(snapshot.value).flatMap((path) => nodes.get(path)?.ownEvents ?? []));
   const live = hasLiveJobs(context.story);
   const root: Event[] = [
     ...(idle(snapshot) && (live || context.hidden)
@@ -224,41 +212,6 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
   return [...uiEvents.filter((event) => own.has(event.type)), ...timers, ...root, ...actorEvents(snapshot)];
 };
 
-const edgeOf = (transition: AnyTransitionDefinition): string => {
-  const siblings = transition.eventType ? (transition.source.transitions.get(transition.eventType) ?? []) : (transition.source.always ?? []);
-  return `${transition.source.path.join('.') || '(root)'} · ${transition.eventType || '(always)'} #${siblings.indexOf(transition)}`;
-};
-
-const definedEdges = (): Set<string> =>
-  new Set([machine.root, ...nodes].flatMap((node) => [...[...node.transitions.values()].flat().map(edgeOf), ...(node.always ?? []).map(edgeOf)]));
-
-/** A scope whose inspector collects the edges each microstep takes. */
-const collectingScope = (taken: string[]): AnyActorScope => {
-  const actor = createEmptyActor();
-  const system = Object.assign(Object.create(actor.system) as typeof actor.system, {
-    _sendInspectionEvent: (inspection: { type: string; _transitions?: AnyTransitionDefinition[] }) => {
-      if (inspection.type === '@xstate.microstep') taken.push(...(inspection._transitions ?? []).map(edgeOf));
-    },
-  });
-  return {
-    self: actor,
-    logger: () => {},
-    id: '',
-    sessionId: 'edges',
-    defer: () => {},
-    system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as AnyActorScope;
-};
-
-const edgesTaken = (snapshot: Snapshot, event: Event): string[] => {
-  const taken: string[] = [];
-  machine.transition(snapshot, event, collectingScope(taken));
-  return taken;
-};
-
 /** Each way the wizard starts. */
 const STARTS: Record<string, StoryWizardInput> = {
   fresh: { storyId: null, user: CREATOR, credit: 500 },
@@ -266,18 +219,21 @@ const STARTS: Record<string, StoryWizardInput> = {
   resumed: { storyId: 'story-1', user: CREATOR, credit: 0 },
 };
 
-const traversals = Object.values(STARTS).map((input) => ({ input, events: eventsFor, serializeState }));
-const adjacency = traversals.map((traversal) => adjacencyMapToArray(getAdjacencyMap(machine as AnyStateMachine, traversal)));
+/** One walk of the graph from both starts: the shortest paths, the steps and the edges taken come from it (tests/helpers/graph-coverage.ts). */
+const graph = machineGraph(machine, { inputs: Object.values(STARTS), events: eventsFor, serializeState });
 
 describe('story wizard paths (xstate/graph)', () => {
-  const paths = traversals.flatMap((traversal) => getShortestPaths(machine, traversal));
+  // The walk (tens of thousands of steps) runs once, before the tests that read it.
+  beforeAll(() => {
+    expect(graph.paths.length).toBeGreaterThan(0);
+  }, 120_000);
 
   it('reaches every state node where the wizard can rest', () => {
-    const reached = new Set(paths.flatMap((path) => activePaths(path.state.value)));
-    const resting = nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
+    const reached = new Set(graph.paths.flatMap((path) => activePaths(path.state.value)));
+    const resting = graph.nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
     expect(resting.filter((path) => !reached.has(path))).toEqual([]);
     expect(resting.length).toBeGreaterThan(40);
-    expect(nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([
+    expect(graph.nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([
       'done.generating.checkingCredit',
       'elements.generating.checkingCredit',
       'scenes.generating.checkingCredit',
@@ -286,21 +242,15 @@ describe('story wizard paths (xstate/graph)', () => {
   });
 
   it('takes every transition of the machine', () => {
-    const taken = new Set(adjacency.flatMap((steps) => steps.flatMap(({ state, event }) => edgesTaken(state as Snapshot, event as Event))));
-    // The edges the start itself takes (a new story skips loading).
-    for (const input of Object.values(STARTS)) {
-      const initial: string[] = [];
-      machine.getInitialSnapshot(collectingScope(initial), input);
-      for (const edge of initial) taken.add(edge);
-    }
-    const defined = definedEdges();
+    // The starts' own edges (a new story skips loading) are among them.
+    const { taken, defined } = graph;
     expect([...defined].filter((edge) => !taken.has(edge)).sort()).toEqual([]);
     expect(defined.size).toBeGreaterThan(150);
-  }, 120_000);
+  });
 
   it('never sends a paid call without the credit check passing', () => {
     let sends = 0;
-    for (const steps of adjacency) {
+    for (const steps of graph.adjacency) {
       for (const { state, event, nextState } of steps) {
         const before = state as Snapshot;
         const after = nextState as Snapshot;
@@ -321,7 +271,7 @@ describe('story wizard paths (xstate/graph)', () => {
   });
 
   it('regenerating one scene asks for that scene only', () => {
-    const regenerations = adjacency
+    const regenerations = graph.adjacency
       .flat()
       .filter(({ event, nextState }) => event.type === 'part.generate' && event.part === 'scenes' && (nextState as Snapshot).context.request?.part === 'scenes');
     expect(regenerations.length).toBeGreaterThan(0);
@@ -329,7 +279,7 @@ describe('story wizard paths (xstate/graph)', () => {
   });
 
   it('going back never changes the board or the story', () => {
-    const backs = adjacency
+    const backs = graph.adjacency
       .flat()
       .filter(({ event, state, nextState }) => event.type === 'step.goto' && (state as Snapshot).value !== (nextState as Snapshot).value);
     expect(backs.length).toBeGreaterThan(10);
