@@ -13,9 +13,9 @@
  * much of their run: on a clean 2-core clone they took 17 min alone with the CPU 59 % busy, once
  * their traces stopped recording a screencast of every test (it doubled Chromium's CPU). An
  * earlier side-by-side run, with that screencast, three browsers and a unit part twice today's,
- * took 41 min and failed time-bound tests. Now a clean clone's side-by-side run took 27 min 40 s
- * (the parts alone: 0.7 + 12 + 17.4 min one after another); the CPU is the bound, 100 % busy
- * throughout. `--serial` runs the parts one after another, the checks that fail fastest first.
+ * took 41 min and failed time-bound tests. Now a clean clone's side-by-side run took 20 min 10 s
+ * (21 min 13 s with npm ci): the browser tests the last part to end, the unit tests at 17 min 40 s,
+ * the CPU 91 % busy; the parts alone take 2 + 8.4 + 17.4 min one after another. `--serial` runs the parts one after another, the checks that fail fastest first.
  *
  *   npm test                  all parts at once
  *   npm test -- --serial      one part after another: static, unit, e2e
