@@ -15,7 +15,8 @@
  * earlier side-by-side run, with that screencast, three browsers and a unit part twice today's,
  * took 41 min and failed time-bound tests. Now a clean clone's side-by-side run took 20 min 10 s
  * (21 min 13 s with npm ci): the browser tests the last part to end, the unit tests at 17 min 40 s,
- * the CPU 91 % busy; the parts alone take 2 + 8.4 + 17.4 min one after another. `--serial` runs the parts one after another, the checks that fail fastest first.
+ * the CPU 91 % busy; the parts alone take 2 + 8.4 + 17.4 min one after another. `--serial` runs
+ * the parts one after another, the checks that fail fastest first.
  *
  *   npm test                  all parts at once
  *   npm test -- --serial      one part after another: static, unit, e2e
