@@ -155,11 +155,10 @@ export const machineGraph = <TMachine extends AnyStateMachine>(machine: TMachine
   const collect = (transitions: AnyTransitionDefinition[]): void => {
     for (const transition of transitions) taken.add(edgeOf(transition));
   };
-  // A fresh scope (and actor system) for every step: children with a systemId (the story wizard's
+  // The real machine, with each step computed once and its edges collected (see the file's comment).
+  // Every step gets a fresh scope (and actor system): children with a systemId (the story wizard's
   // poller and autosave) register in the system, and one system shared by every step of the walk
   // would hold a child of one snapshot while another snapshot's twin registers.
-
-  // The real machine, with each step computed once and its edges collected (see the file's comment).
   // A snapshot's events, its serialized form and its next snapshots are each computed once too:
   // the walks ask for them again and again, and the story wizard's events carry whole stories that
   // XState's default event key (JSON) would serialize at every step of both walks.

@@ -19,7 +19,7 @@ describe('coupon modal (SPEC §2.9 item 3)', () => {
     fakeApi.coupons.set('WELCOME50', 50);
     await signedInAs(alice);
     renderApp('/?coupon_code=WELCOME50');
-    const modal = await screen.findByRole('dialog', { name: 'Congratulations!' }, { timeout: 10_000 });
+    const modal = await screen.findByRole('dialog', { name: 'Congratulations!' });
     expect(within(modal).getByText('You got 50 credits from this coupon. Please check your credits.')).toBeInTheDocument();
     await user.click(within(modal).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Congratulations!' })).not.toBeInTheDocument());
@@ -33,7 +33,7 @@ describe('coupon modal (SPEC §2.9 item 3)', () => {
     await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), 'alice@example.com');
     await user.type(screen.getByLabelText('Password'), 'correct-password');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    const modal = await screen.findByRole('dialog', { name: 'Congratulations!' }, { timeout: 10_000 });
+    const modal = await screen.findByRole('dialog', { name: 'Congratulations!' });
     expect(within(modal).getByText('You got 100 credits from this coupon. Please check your credits.')).toBeInTheDocument();
     expect(fakeApi.calls.filter((call) => call === 'GET coupon/KINORA100')).toHaveLength(1);
   });
@@ -105,7 +105,7 @@ describe('Verify Email modal (SPEC §2.9 item 1)', () => {
     fakeApi.coupons.set('WELCOME50', 50);
     await signedInAs(unverified);
     renderApp('/ai-image/?coupon_code=WELCOME50');
-    const coupon = await screen.findByRole('dialog', { name: 'Congratulations!' }, { timeout: 10_000 });
+    const coupon = await screen.findByRole('dialog', { name: 'Congratulations!' });
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
     expect(screen.queryByRole('dialog', { name: 'Verify Email' })).not.toBeInTheDocument();
     await user.click(within(coupon).getByRole('button', { name: 'Confirm' }));
