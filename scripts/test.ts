@@ -23,6 +23,7 @@
  *   npm test -- unit e2e      only the named parts (static, unit, e2e)
  */
 import { spawn } from 'node:child_process';
+import { failureDigest } from './failure-digest.ts';
 
 interface Part {
   name: string;
@@ -52,6 +53,8 @@ interface Outcome {
   name: string;
   ok: boolean;
   seconds: number;
+  /** What failed, in a few lines (failureDigest), repeated at the very end of the run. */
+  digest: string[];
 }
 
 /** The parts running now: when each started and the process groups of its scripts. */
@@ -93,7 +96,7 @@ const runPart = async (part: Part): Promise<Outcome> => {
     }
   }
   running.delete(part.name);
-  const outcome = { name: part.name, ok, seconds: seconds(started) };
+  const outcome = { name: part.name, ok, seconds: seconds(started), digest: ok ? [] : failureDigest(output.join('')) };
   const rule = '='.repeat(20);
   process.stdout.write(`\n${rule} ${part.name} (${part.scripts.map(stepName).join(' → ')}): ${ok ? 'passed' : 'FAILED'} in ${minutes(outcome.seconds)} ${rule}\n`);
   process.stdout.write(output.join(''));
@@ -142,6 +145,9 @@ const main = async (): Promise<void> => {
   }
   clearInterval(heartbeat);
 
+  for (const outcome of outcomes.filter((failed) => !failed.ok)) {
+    process.stdout.write(`\n${'='.repeat(20)} ${outcome.name} failed: ${'='.repeat(20)}\n${outcome.digest.join('\n')}\n`);
+  }
   process.stdout.write(`\n${'='.repeat(20)} summary ${'='.repeat(20)}\n`);
   for (const outcome of outcomes) process.stdout.write(`${outcome.ok ? 'passed' : 'FAILED'}  ${outcome.name.padEnd(8)} ${minutes(outcome.seconds)}\n`);
   process.stdout.write(`total    ${minutes(seconds(started))}\n`);
