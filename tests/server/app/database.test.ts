@@ -31,16 +31,16 @@ const count = async (db: Database, table: string): Promise<number> =>
   (await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table}`)).rows[0]?.n ?? -1;
 
 describe('openDatabase', () => {
-  it('runs every migration once and records it in schema_migrations', async () => {
-    const db = await open();
-    const { rows } = await db.query<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id');
-    expect(rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
-    expect(await runMigrations(db)).toEqual([]);
-  });
-
-  it('opens the same data folder twice without re-applying migrations or duplicating the seed', async () => {
+  // One migration from empty for the whole file (PGlite's first open fills its memory and runs
+  // every migration: seconds alone, a minute when the browser tests share the two cores), so the
+  // on-disk open that the reopen needs is also the one that checks the migrations; its own
+  // timeout because it opens twice.
+  it('runs every migration once, and opens the same data folder again without re-applying them or duplicating the seed', async () => {
     const dir = await tempDir();
     const first = await openDatabase({ dataDir: dir });
+    const { rows } = await first.query<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
+    expect(await runMigrations(first)).toEqual([]);
     expect(await count(first, 'coupons')).toBe(SEED_COUPONS.length);
     await first.close();
 
@@ -48,12 +48,12 @@ describe('openDatabase', () => {
     expect(await count(second, 'schema_migrations')).toBe(MIGRATIONS.length);
     expect(await count(second, 'coupons')).toBe(SEED_COUPONS.length);
     expect(await count(second, 'promo_videos')).toBe(SEED_PROMO_VIDEOS.length);
-  });
+  }, 120_000);
 
   it('keeps users and ledger rows across a reopen', async () => {
     const dir = await tempDir();
     // A folder already migrated (a copy of the run's template, made by this same openDatabase on
-    // a folder): what matters here is the reopen; the tests above migrate from empty.
+    // a folder): what matters here is the reopen; the test above migrates from empty.
     const first = await openDatabase({ dataDir: dir, template: await loadTemplate() });
     await ensureUser(first, { sub: 'sub-persist', username: 'persist', email: 'persist@example.test', preferredUsername: null });
     await appendLedgerEntry(first, { userSub: 'sub-persist', amount: 25, kind: 'purchase', reason: 'test purchase' });
@@ -74,7 +74,7 @@ describe('openDatabase', () => {
 
 describe('credit ledger', () => {
   // One database for these tests (each uses its own user), a copy of the run's migrated template:
-  // the tests above migrate from empty.
+  // the first test above migrates from empty.
   let db: Database;
   beforeAll(async () => {
     db = await openTestDatabase();

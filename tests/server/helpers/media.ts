@@ -51,12 +51,17 @@ export async function postForm<T = unknown>(
 
 export const asMedia = (answer: ApiAnswer): Media => mediaSchema.parse(answer.body?.data);
 
-/** Polls the public processing-status until `done` says so (or fails after `timeoutMs`). */
+/**
+ * Polls the public processing-status until `done` says so (or fails after `timeoutMs`). The wait
+ * ends as soon as the status arrives; its bound sits under the server tests' 60 s timeout, so a
+ * job that never ends still fails here with the statuses it went through. 10 s was too short
+ * when the browser tests share the two cores (a CI run saw processing_source still at 10 s).
+ */
 export async function pollStatus(
   server: Pick<TestServer, 'url' | 'apiKey'>,
   id: string,
   done: (status: string) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 45_000,
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   const seen: string[] = [];

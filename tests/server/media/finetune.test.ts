@@ -43,7 +43,7 @@ async function trainedModels(user: User): Promise<Finetune[]> {
 
 /** Waits for the model's training to end, answering it as GET finetune lists it then. */
 async function whenTrained(user: User, mediaId: string): Promise<Finetune> {
-  await pollStatus(server, mediaId, hasEnded, 20_000);
+  await pollStatus(server, mediaId, hasEnded);
   const model = (await trainedModels(user)).find((item) => item.media_id === mediaId);
   if (!model) throw new Error(`no trained model for job ${mediaId}`);
   return model;
@@ -185,7 +185,7 @@ describe('using a trained model', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const image = asMedia(made);
     expect(image.args.finetune_id).toBe(finetuneId);
-    expect(await pollStatus(server, image.id, hasEnded, 20_000)).toBe('success_image');
+    expect(await pollStatus(server, image.id, hasEnded)).toBe('success_image');
 
     const theirs = await postForm(server, 'image/text-2-image', { prompt: 'a lighthouse', option: 'FluxFinetuned', finetune_id: finetuneId }, { token: other.accessToken });
     expect([theirs.status, theirs.body?.detail]).toEqual([400, NOT_USABLE]);
@@ -207,7 +207,7 @@ describe('using a trained model', () => {
     const made = asMedia(
       await postForm(server, 'image/text-2-image', { prompt: 'a bay', option: 'FluxFinetuned', finetune_id: String(trained.args.finetune_id) }, { token: owner.accessToken }),
     );
-    await pollStatus(server, made.id, hasEnded, 20_000);
+    await pollStatus(server, made.id, hasEnded);
     await server.db.query("UPDATE media SET visibility = 'public' WHERE id = $1", [made.id]);
     const view = await callApi<{ args: Record<string, unknown> }>(server, `media/${made.id}/view`);
     expect(view.status).toBe(200);
