@@ -46,11 +46,18 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     screenshot: 'only-on-failure',
-    // A failed test keeps its trace (each action with the page's DOM before and after it, the
-    // network, the console) and a screenshot, but not the trace's screencast: recording every frame
-    // of every test doubled the browser's CPU (24 page loads: 25–30 s of Chromium CPU without it,
-    // 55–69 s with it, measured on this 2-core machine), and that made the browser tests CPU-bound.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // The browser asks for less motion, as some people's systems do (src/app/reduced-motion.css):
+    // spinners and striped bars that loop for as long as a job runs redrew the page every frame,
+    // half of Chromium's CPU in the tests that wait on jobs (video + story: the renderer 47 s with
+    // the motion, 24 s without, measured on this 2-core machine).
+    reducedMotion: 'reduce',
+    // E2E_TRACE=1: a failed test keeps its trace (each action with the page's DOM before and after
+    // it, the network, the console), without the screencast (recording every frame doubled the
+    // browser's CPU). Off by default: the DOM snapshots of every action of every test cost a
+    // quarter of the browser's and the runner's CPU (generation + help + shell: 60–66 s with them,
+    // 45–49 s without), and a CI log shows only its tail, where a trace is never seen. A failed test
+    // still keeps its screenshot and error; run it again with E2E_TRACE=1 to get the trace.
+    trace: process.env.E2E_TRACE === '1' ? { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true } : 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -40,6 +40,8 @@ const accessibleColors = Object.fromEntries(
 /** Kinora's Mantine theme (one module, STYLE.md). */
 export const theme = createTheme({
   primaryColor: 'violet',
+  // Modals, menus and popovers open without their transition for a person who asks for less motion (reduced-motion.css stops the looping animations).
+  respectReducedMotion: true,
   defaultRadius: 'md',
   colors: accessibleColors,
   // Plain objects, not `Modal.extend(...)`: importing the components here would put them in the first page's JS.

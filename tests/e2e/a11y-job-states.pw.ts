@@ -36,6 +36,9 @@ test('job states: the jobs panel running, done, failed and cancelled, a toast, t
   // Job rows name the tool, not the prompt; this person has no other job yet.
   const job = drawer.getByRole('listitem').filter({ hasText: 'Text to Image' }).first();
   await expect(job).toContainText(/Queued|Processing/);
+  // The browser asks for less motion (playwright.config.ts): the running job's striped bar stands
+  // still (src/app/reduced-motion.css; it loops without end for everyone else, WCAG 2.3.3).
+  await expect(job.locator('.mantine-Progress-section[data-animated]')).toHaveCSS('animation-iteration-count', '1');
   await audit.check('jobs panel: running job');
   await expect(job).toContainText('Succeeded', { timeout: JOB_END_MS });
   // A finished job also shows a toast (Mantine notifications): checked while it is on screen.
