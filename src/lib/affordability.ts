@@ -4,8 +4,8 @@ import { JOB_TEXTS, TOOL_TEXTS } from '@/config/job-texts';
 import { STORY_TEXTS } from '@/config/story-texts';
 
 /**
- * SPEC §6, whether the person can pay for something, in one place: the paid-request machine
- * checks it before it sends anything, and the pages use it to say why a paid button waits. The
+ * SPEC §6, whether the person can pay for something, in one place: the machines that send a
+ * paid call check it before they send anything, and the pages use it to say why a paid button waits. The
  * server applies the same rule (its 402 detail has the same words as `REFUSAL_WORDING.job`).
  */
 

@@ -6,8 +6,10 @@ import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-error';
 
 /**
- * One paid call (issue 18): the story wizard's parts and sound, an album's clips, a generation
- * job's submit. SPEC §6 is checked before anything is sent; then the call is sent with one
+ * One paid call (issue 18 item 2), written for the story wizard's parts and sound, an album's
+ * clips and a generation job's submit — which do not use it yet: each still has its own
+ * checkingCredit → submitting ⇄ retrying states (with the same rule, lib/affordability.ts).
+ * Adopting it there is issue 18's open work. SPEC §6 is checked before anything is sent; then the call is sent with one
  * Idempotency-Key, and sent again with the same key while no answer comes (the server replays the
  * first answer when it had one), at most `maxRetries` times.
  *
