@@ -1,8 +1,10 @@
 import { not } from 'xstate';
 import { errorMessageOf } from '@/services/api-error';
 import { liveJobIds } from '@/machines/batch/batch-board';
-import { boardToSend, editFields, joinUrlsOf } from '@/machines/batch/batch-derived';
-import { batchSetup } from '@/machines/batch/batch.setup';
+import { boardToSend, editFields, generateCostOf, joinUrlsOf } from '@/machines/batch/batch-derived';
+import { BATCH_SUBMIT_RETRIES, batchSetup, type GenerateRequest } from '@/machines/batch/batch.setup';
+import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import type { Batch } from '@/services/schemas/batch';
 
 // Screens may not import services; they get these types from here.
 export type { AdditionalVideo, Batch, ScriptBoardClip } from '@/services/schemas/batch';
@@ -11,6 +13,7 @@ export type { CreditCheckUser } from '@/lib/affordability';
 export type { BatchContext, BatchEmitted, BatchEvent, BatchInput, ClipChanges } from '@/machines/batch/batch.types';
 export { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf } from '@/machines/batch/batch-derived';
 export { BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.setup';
+export type { GenerateRequest } from '@/machines/batch/batch.setup';
 
 /** Changes to the board draft, taken in every state where the board is not being written or sent. */
 const BOARD_CHANGES = {
@@ -29,8 +32,8 @@ const EDIT_CHANGES = {
  * One batch album (SPEC §3 Batch, §7 batch calls; issue 5), owned by the album page:
  *
  * loading → ready | notFound | loadFailed; from ready: writingBoard (POST script-board),
- * savingBoard (PUT edit with the board), generating { checkingCredit → submitting ⇄ retrying }
- * (SPEC §6 credit check first; POST videos with an Idempotency-Key) → polling the clips'
+ * savingBoard (PUT edit with the board), generating (the paid-request child: SPEC §6 credit check
+ * first, then POST videos with an Idempotency-Key, sent again after no answer) → polling the clips'
  * processing-status until every one has ended (paused while the page is hidden); editing (PUT edit:
  * audio and extra videos); joining (PUT edit with concat) → polling the joined video; deleting →
  * deleted, or back with SPEC §8's "Batch Not Found" toast. A loaded album with running jobs
@@ -61,7 +64,6 @@ export const batchMachine = batchSetup.createMachine({
     idempotencyKey: null,
     error: null,
     pollAttempt: 0,
-    retryAttempt: 0,
   }),
   invoke: [
     { id: 'account', src: 'account', input: ({ context }) => ({ session: context.session }) },
@@ -153,48 +155,37 @@ export const batchMachine = batchSetup.createMachine({
     generating: {
       // The board being sent stays as it is (the videos are matched to its clips); the edit section may change.
       on: EDIT_CHANGES,
-      initial: 'checkingCredit',
-      states: {
-        checkingCredit: {
-          always: [
-            { guard: 'canAfford', target: 'submitting' },
-            { target: '#batch.ready', actions: 'setDeniedError' },
-          ],
-        },
-        submitting: {
-          invoke: {
-            src: 'generateVideos',
-            input: ({ context }) => ({
-              id: context.batchId,
-              board: boardToSend(context),
-              idempotencyKey: context.idempotencyKey ?? '',
-            }),
-            onDone: {
-              target: '#batch.polling',
-              actions: [
-                { type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) },
-                'linkVideosToBoard',
-                'resetPolls',
-                // The clips were paid for: the balance in the header follows.
-                'reportCreditsChanged',
-              ],
-            },
-            onError: [
-              {
-                guard: { type: 'isRetryableSubmit', params: ({ event }) => ({ error: event.error }) },
-                target: 'retrying',
-                actions: 'countRetry',
-              },
-              {
-                target: '#batch.ready',
-                actions: { type: 'setError', params: ({ event }) => ({ message: errorMessageOf(event.error) }) },
-              },
+      invoke: {
+        id: 'paidRequest',
+        src: 'generateVideos',
+        input: ({ context }) => ({
+          user: context.user,
+          credit: context.credit,
+          cost: generateCostOf(context),
+          request: { id: context.batchId, board: boardToSend(context) } satisfies GenerateRequest,
+          idempotencyKey: context.idempotencyKey ?? undefined,
+          maxRetries: BATCH_SUBMIT_RETRIES,
+          wording: 'job' as const,
+        }),
+        onDone: [
+          {
+            guard: { type: 'paidDone', params: ({ event }) => ({ output: event.output }) },
+            target: '#batch.polling',
+            actions: [
+              // The paid call's answer is generateBatchVideos' (its zod schema checked it).
+              { type: 'storeBatch', params: ({ event }) => ({ batch: (event.output as Extract<PaidRequestOutput, { outcome: 'done' }>).answer as Batch }) },
+              'linkVideosToBoard',
+              'resetPolls',
+              // The clips were paid for: the balance in the header follows.
+              'reportCreditsChanged',
             ],
           },
-        },
-        retrying: {
-          after: { retryDelay: 'submitting' },
-        },
+          // Refused by the credit check (SPEC §6 words) or failed: nothing was made.
+          {
+            target: '#batch.ready',
+            actions: { type: 'setError', params: ({ event }) => ({ message: 'message' in event.output ? event.output.message : '' }) },
+          },
+        ],
       },
     },
     polling: {

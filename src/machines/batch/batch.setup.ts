@@ -3,18 +3,17 @@ import { BATCH_ADDITIONAL_VIDEOS_MAX } from '@/config/batch';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
 import { fullJitterDelay } from '@/lib/backoff';
-import { affordability, refusalMessage } from '@/lib/affordability';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
-import { isRetryableSubmit, statusOf } from '@/services/api-error';
+import { statusOf } from '@/services/api-error';
 import { deleteBatch, editBatch, generateBatchVideos, getBatch, pollBatchJobs, writeScriptBoard } from '@/services/batch';
 import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import type { Batch, ScriptBoard } from '@/services/schemas/batch';
 import { accountLink, watchPage } from '@/machines/account-link/account-link';
+import { paidRequestWith, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import { liveJobIds, moveClip } from '@/machines/batch/batch-board';
 import {
   applyUpdates,
   boardProblemOf,
-  generateCostOf,
   hasLiveClips,
   joinUrlsOf,
   savedBoardOf,
@@ -24,6 +23,12 @@ import type { BatchContext, BatchEmitted, BatchEvent, BatchInput } from '@/machi
 
 /** Sending "Generate videos" again after no answer (same key) at most this many times. */
 export const BATCH_SUBMIT_RETRIES = 4;
+
+/** What the paid call sends: the album and its board as it was when Generate was clicked. */
+export interface GenerateRequest {
+  id: string;
+  board: ScriptBoard;
+}
 
 /**
  * The album machine's named implementations (its actors wrap one service call each; its guards,
@@ -42,8 +47,12 @@ export const batchSetup = setup({
     saveBoard: fromPromise<Batch, { id: string; board: ScriptBoard }>(({ input, signal }) =>
       editBatch(input.id, { script_board: input.board }, { signal }),
     ),
-    generateVideos: fromPromise<Batch, { id: string; board: ScriptBoard; idempotencyKey: string }>(({ input, signal }) =>
-      generateBatchVideos(input.id, input.board, { idempotencyKey: input.idempotencyKey, signal }),
+    /**
+     * "Generate videos" as one paid call (paid-request.machine, a child the inspector shows): the
+     * SPEC §6 check, the send, the same key again after no answer (at most BATCH_SUBMIT_RETRIES).
+     */
+    generateVideos: paidRequestWith<GenerateRequest, Batch>(({ request, idempotencyKey }, signal) =>
+      generateBatchVideos(request.id, request.board, { idempotencyKey, signal }),
     ),
     pollJobs: fromPromise<BatchJobUpdate[], { ids: string[] }>(({ input, signal }) => pollBatchJobs(input.ids, { signal })),
     saveEdit: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input, signal }) =>
@@ -69,16 +78,13 @@ export const batchSetup = setup({
     becameHidden: ({ event }) => event.type === 'batch.visibility' && event.hidden,
     /** The board can be sent: valid, and no clip of an earlier generation still running. */
     canGenerate: ({ context }) => boardProblemOf(context) === null && !hasLiveClips(context),
-    /** SPEC §6. */
-    canAfford: ({ context }) => affordability({ user: context.user, cost: generateCostOf(context), credit: context.credit }).affordable,
     boardUnsaved: ({ context }) => context.board.length > 0 && context.boardVersion !== context.savedBoardVersion,
     editUnsaved: ({ context }) => context.editVersion !== context.savedEditVersion,
     canJoin: ({ context }) => joinUrlsOf(context).length + context.additionalVideos.length > 0 && liveJobIds(context.batch).length === 0,
     canAddVideo: ({ context }) => context.additionalVideos.length < BATCH_ADDITIONAL_VIDEOS_MAX,
     isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
-    /** No answer, or a conflict / gateway failure: the same request (same key) is worth sending again. */
-    isRetryableSubmit: ({ context }, params: { error: unknown }) =>
-      context.retryAttempt < BATCH_SUBMIT_RETRIES && isRetryableSubmit(params.error),
+    /** The paid call was answered (not refused by the credit check, not failed). */
+    paidDone: (_, params: { output: PaidRequestOutput }) => params.output.outcome === 'done',
   },
   actions: {
     /** A loaded album: its board and edit section become the drafts. */
@@ -140,11 +146,7 @@ export const batchSetup = setup({
       event.type === 'batch.account' ? { user: event.user, credit: event.credit, creditLoading: event.creditLoading } : {},
     ),
     setHidden: assign(({ event }) => (event.type === 'batch.visibility' ? { hidden: event.hidden } : {})),
-    newIdempotencyKey: assign(() => ({ idempotencyKey: newIdempotencyKey(), retryAttempt: 0, error: null })),
-    setDeniedError: assign(({ context }) => {
-      const check = affordability({ user: context.user, cost: generateCostOf(context), credit: context.credit });
-      return check.affordable ? {} : { error: refusalMessage(check, 'job') };
-    }),
+    newIdempotencyKey: assign(() => ({ idempotencyKey: newIdempotencyKey(), error: null })),
     setError: assign((_, params: { message: string }) => ({ error: params.message })),
     clearError: assign({ error: null }),
     applyUpdates: assign(({ context }, params: { updates: BatchJobUpdate[] }) =>
@@ -152,7 +154,6 @@ export const batchSetup = setup({
     ),
     countPoll: assign(({ context }) => ({ pollAttempt: context.pollAttempt + 1 })),
     resetPolls: assign({ pollAttempt: 0 }),
-    countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
     /** The album spent or got back credits: the session's balance is fetched again. */
     reportCreditsChanged: enqueueActions(({ enqueue }) => {
       enqueue.emit({ type: 'batch.creditsChanged' });
@@ -170,7 +171,6 @@ export const batchSetup = setup({
   delays: {
     /** Full jitter (JOB_POLL): 0…min(30 s, 2 s × 2^pollAttempt). */
     pollDelay: ({ context }) => fullJitterDelay(context.pollAttempt, JOB_POLL),
-    retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
     /** A poll still unanswered after this is given up (aborted) and asked again. */
     requestTimeout: JOB_REQUEST_TIMEOUT_MS,
   },

@@ -53,7 +53,6 @@ export interface BatchContext {
   /** What the last action that failed says (shown on the page); null when nothing failed. */
   error: string | null;
   pollAttempt: number;
-  retryAttempt: number;
 }
 
 export type BatchEvent =

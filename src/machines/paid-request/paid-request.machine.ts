@@ -6,12 +6,14 @@ import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-error';
 
 /**
- * One paid call (issue 18 item 2), written for the story wizard's parts and sound, an album's
- * clips and a generation job's submit — which do not use it yet: each still has its own
- * checkingCredit → submitting ⇄ retrying states (with the same rule, lib/affordability.ts).
- * Adopting it there is issue 18's open work. SPEC §6 is checked before anything is sent; then the call is sent with one
- * Idempotency-Key, and sent again with the same key while no answer comes (the server replays the
- * first answer when it had one), at most `maxRetries` times.
+ * One paid call (issue 18 item 2): an album's "Generate videos" (the batch machine's `generating`
+ * invokes it). The story wizard's parts and sound and a generation job's submit do not use it yet:
+ * each still has its own checkingCredit → submitting ⇄ retrying states (with the same rule,
+ * lib/affordability.ts); adopting it there is issue 18's open work.
+ *
+ * SPEC §6 is checked before anything is sent; then the call is sent with one Idempotency-Key, and
+ * sent again with the same key while no answer comes (the server replays the first answer when it
+ * had one), at most `maxRetries` times.
  *
  *   checkingCredit → refused (final: SPEC §6 words)
  *                  → submitting ⇄ retrying → done (final: the answer) | failed (final: the error)

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyStateNode } from 'xstate';
+import type { AnyActorRef, AnyStateNode } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { liveJobIds } from '@/machines/batch/batch-board';
 import { batchMachine, joinUrlsOf } from '@/machines/batch/batch.machine';
 import type { BatchEvent, BatchInput } from '@/machines/batch/batch.machine';
 import type { BatchSnapshot } from '@/machines/batch/batch.selectors';
+import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
+import { errorMessageOf } from '@/services/api-error';
 import type { BatchJobUpdate } from '@/services/batch';
 import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph, ownEventsOf } from '../../helpers/graph-coverage';
 import { buildStatus } from '../../services/media.fixtures';
@@ -37,7 +40,6 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   loadBatch: [BOARD, RUNNING, MADE],
   writeBoard: [BOARD],
   saveBoard: [BOARD],
-  generateVideos: [RUNNING],
   pollJobs: [
     [running('v1'), running('v2'), running('c1')],
     [ended('v1'), ended('v2'), ended('c1')],
@@ -49,10 +51,28 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
 
 const errors = [networkError(), httpError(404, 'Failed to find a Batch with this id'), httpError(500, 'Boom')];
 
+/** The paid-request child (generateVideos) as the album started it: its credit check is decided on creation. */
+const paidOf = (snapshot: BatchSnapshot): PaidRequestSnapshot | undefined =>
+  (snapshot.children as Record<string, AnyActorRef | undefined>).paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined;
+
+/**
+ * What the paid child may end with: its own refusal when its credit check refused (it ends at once,
+ * having sent nothing; its states are its own graph's), else the answer or a failure after its retries.
+ */
+const paidOutcomes = (snapshot: BatchSnapshot): PaidRequestOutput[] => {
+  const paid = paidOf(snapshot);
+  if (paid?.status === 'done' && paid.output) return [paid.output];
+  return [
+    { outcome: 'done', answer: RUNNING, idempotencyKey: 'key-1' },
+    ...errors.map((error) => ({ outcome: 'failed' as const, error, message: errorMessageOf(error) })),
+  ];
+};
+
 const actorEvents = (snapshot: BatchSnapshot): BatchEvent[] =>
   activePaths(snapshot.value).flatMap((path) =>
     (nodeByPath.get(path)?.invoke ?? []).flatMap((invoke) => {
       const src = typeof invoke.src === 'string' ? invoke.src : '';
+      if (src === 'generateVideos') return paidOutcomes(snapshot).map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })) as unknown as BatchEvent[];
       return [
         ...(outputsBySrc[src] ?? []).map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })),
         ...errors.map((error) => ({ type: `xstate.error.actor.${invoke.id}`, error })),
@@ -83,7 +103,6 @@ const serializeState = (snapshot: BatchSnapshot): string => {
     value: snapshot.value,
     live: liveJobIds(context.batch),
     concat: context.batch?.concat ? classifyStatus(context.batch.concat.status) : null,
-    retry: context.retryAttempt,
     hidden: snapshot.matches('polling') || snapshot.matches('loading') ? context.hidden : null,
     ...(resting
       ? {
@@ -112,8 +131,9 @@ const graph = machineGraph(machine, { inputs: Object.values(STARTS), events: eve
 describe('album paths (xstate/graph)', () => {
   itVisitsEveryState(graph, {
     title: 'reaches every state node where an album can rest',
-    atLeast: 15,
-    decisions: ['generating.checkingCredit', 'polling.deciding'],
+    // generating's checkingCredit, submitting and retrying are the paid-request child's now (its own tests).
+    atLeast: 14,
+    decisions: ['polling.deciding'],
   });
 
   // Every edge is replayed once per state it leaves: seconds, not milliseconds.
@@ -121,24 +141,32 @@ describe('album paths (xstate/graph)', () => {
 
   it('never sends "Generate videos" without the credit check passing', () => {
     let sends = 0;
-    for (const path of graph.paths) {
-      path.steps.forEach((step, index) => {
-        if (!step.state.matches({ generating: 'submitting' })) return;
-        const before = index === 0 ? null : path.steps[index - 1]!.state;
-        // Entered from ready (through the credit check) or from a retry of the same key.
-        if (before?.matches('ready')) {
-          sends += 1;
-          expect((before.context.credit ?? 0) >= 80).toBe(true);
-        }
-      });
+    let refusals = 0;
+    for (const { state, event, nextState } of graph.adjacency.flat()) {
+      const after = nextState as BatchSnapshot;
+      if (event.type !== 'batch.generate' || !after.matches('generating')) continue;
+      // The paid child was handed the balance the page showed and the board's cost.
+      const paid = paidOf(after);
+      expect(paid?.context).toMatchObject({ cost: 80, credit: (state as BatchSnapshot).context.credit });
+      if ((state as BatchSnapshot).context.credit === 0) {
+        refusals += 1;
+        expect(paid?.value).toBe('refused');
+      } else {
+        sends += 1;
+        expect(paid?.value).toBe('submitting');
+      }
     }
     expect(sends).toBeGreaterThan(0);
-    // The poor start is refused: it reaches ready with the reason, never submitting, until its balance changes.
-    const generates = graph.adjacency[1]!.filter(
-      ({ state, event }) => event.type === 'batch.generate' && (state as BatchSnapshot).context.credit === 0,
-    );
-    expect(generates.length).toBeGreaterThan(0);
-    for (const { nextState } of generates) {
+    expect(refusals).toBeGreaterThan(0);
+    // The poor start is refused: it comes back to ready with the reason, having sent nothing.
+    const refused = graph.adjacency
+      .flat()
+      .filter(({ event }) => {
+        const done = event as unknown as { type: string; output?: PaidRequestOutput };
+        return done.type === 'xstate.done.actor.paidRequest' && done.output?.outcome === 'refused';
+      });
+    expect(refused.length).toBeGreaterThan(0);
+    for (const { nextState } of refused) {
       expect((nextState as BatchSnapshot).value).toBe('ready');
       expect((nextState as BatchSnapshot).context.error).toBe('Not enough credits: this costs 80 credits and you have 0.');
     }

@@ -8,7 +8,9 @@ import { PARALLAX_VIDEO_CREDITS } from '@/config/video-creation';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import { batchMachine, BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.machine';
-import type { Batch, BatchEmitted, BatchInput } from '@/machines/batch/batch.machine';
+import type { Batch, BatchEmitted, BatchInput, GenerateRequest } from '@/machines/batch/batch.machine';
+import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
+import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import { selectAlbumView } from '@/machines/batch/batch.selectors';
 import type { ScriptBoard } from '@/services/schemas/batch';
 import { buildStatus } from '../../services/media.fixtures';
@@ -66,15 +68,16 @@ const machineFor = (calls: BatchServer) =>
       loadBatch: fromPromise<Batch, { id: string }>(({ input }) => calls.load(input.id)),
       writeBoard: fromPromise<Batch, { id: string }>(({ input }) => calls.write(input.id)),
       saveBoard: fromPromise<Batch, { id: string; board: ScriptBoard }>(({ input }) => calls.saveBoard(input.id, input.board)),
-      generateVideos: fromPromise<Batch, { id: string; board: ScriptBoard; idempotencyKey: string }>(({ input }) =>
-        calls.generate(input.id, input.board, input.idempotencyKey),
-      ),
+      // The paid-request child, its call answered by `server`.
+      generateVideos: paidRequestWith<GenerateRequest, Batch>(({ request, idempotencyKey }) => calls.generate(request.id, request.board, idempotencyKey)).provide({
+        delays: { retryDelay: 500 },
+      }),
       pollJobs: fromPromise<BatchJobUpdate[], { ids: string[] }>(({ input }) => calls.poll(input.ids)),
       saveEdit: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input }) => calls.saveEdit(input.id, input.fields)),
       join: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input }) => calls.join(input.id, input.fields)),
       deleteAlbum: fromPromise<{ id: string; deleted: true }, { id: string }>(({ input }) => calls.remove(input.id)),
     },
-    delays: { pollDelay: 1000, retryDelay: 500 },
+    delays: { pollDelay: 1000 },
   });
 
 function start(input: Partial<BatchInput> = {}) {
@@ -297,7 +300,8 @@ describe('generating (SPEC §6 credit check first)', () => {
     await flush();
     actor.send({ type: 'batch.generate' });
     await flush();
-    expect(actor.getSnapshot().matches({ generating: 'retrying' })).toBe(true);
+    expect(actor.getSnapshot().matches('generating')).toBe(true);
+    expect((actor.getSnapshot().children.paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined)?.value).toBe('retrying');
     await vi.advanceTimersByTimeAsync(500 * BATCH_SUBMIT_RETRIES);
     expect(server.generate).toHaveBeenCalledTimes(BATCH_SUBMIT_RETRIES + 1);
     expect(new Set(server.generate.mock.calls.map(([, , key]) => key)).size).toBe(1);
