@@ -84,7 +84,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(organisationMachine, 'Organisation'),
   entry(contactMachine, 'Contact form'),
   entry(helpTopicsMachine, 'Help topics'),
-  entry(paidRequestMachine, 'Paid request (album child; the story wizard and the generation job not yet)'),
+  entry(paidRequestMachine, 'Paid request (story wizard and album child; the generation job not yet)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
   entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
 ];

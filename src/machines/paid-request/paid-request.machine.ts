@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { and, assign, fromPromise, setup } from 'xstate';
 import { JOB_POLL } from '@/config/limits';
 import { affordability, refusalMessage, type CreditCheckUser, type RefusalReason, type RefusalWording } from '@/lib/affordability';
 import { fullJitterDelay } from '@/lib/backoff';
@@ -6,17 +6,20 @@ import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-error';
 
 /**
- * One paid call (issue 18 item 2): an album's "Generate videos" (the batch machine's `generating`
- * invokes it). The story wizard's parts and sound and a generation job's submit do not use it yet:
- * each still has its own checkingCredit → submitting ⇄ retrying states (with the same rule,
- * lib/affordability.ts); adopting it there is issue 18's open work.
+ * One paid call (issue 18 item 2): a story step's parts and sound (the story wizard's `generating`,
+ * gated until its autosave is held) and an album's "Generate videos" (the batch machine's
+ * `generating`). A generation job's submit does not use it yet: it still has its own
+ * checkingCredit → submitting ⇄ submitRetrying states (with the same rule, lib/affordability.ts),
+ * tied to its cancel-while-submitting and resubmit-after-reload; adopting it there is issue 18's
+ * open work.
  *
  * SPEC §6 is checked before anything is sent; then the call is sent with one Idempotency-Key, and
  * sent again with the same key while no answer comes (the server replays the first answer when it
  * had one), at most `maxRetries` times.
  *
  *   checkingCredit → refused (final: SPEC §6 words)
- *                  → submitting ⇄ retrying → done (final: the answer) | failed (final: the error)
+ *                  → (waiting, when gated, until paid.go →) submitting ⇄ retrying
+ *                    → done (final: the answer) | failed (final: the error)
  *
  * The call itself is the `submit` actor, which each parent provides (`paidRequestWith`); the
  * parent reads the outcome from `xstate.done.actor.<id>` (`output`).
@@ -47,6 +50,11 @@ export interface PaidRequestInput {
   submitTimeoutMs?: number;
   /** The page is hidden: a retry waits until it is shown (or the browser is back online). */
   hidden?: boolean;
+  /**
+   * Once the check passes, wait for the parent's `paid.go` before sending (the story wizard's save
+   * of older edits still on its way must land first); a refusal still comes at once.
+   */
+  gated?: boolean;
 }
 
 export type PaidRequestOutput =
@@ -65,6 +73,7 @@ export interface PaidRequestContext {
   wording: RefusalWording;
   submitTimeoutMs: number | null;
   hidden: boolean;
+  gated: boolean;
   /** Sends again so far (0 while the first send is on its way). */
   retryAttempt: number;
   /** Set on reaching a final state. */
@@ -75,7 +84,9 @@ export type PaidRequestEvent =
   /** The page was hidden or shown: a retry waits while it is hidden. */
   | { type: 'paid.visibility'; hidden: boolean }
   /** The browser is back online: a waiting retry is sent now. */
-  | { type: 'paid.online' };
+  | { type: 'paid.online' }
+  /** A gated request may be sent now. */
+  | { type: 'paid.go' };
 
 /** Waits that never end: no submit time-out was asked for. */
 const NEVER_MS = 2 ** 31 - 1;
@@ -98,6 +109,7 @@ export const paidRequestMachine = setup({
     retryable: ({ context }, params: { error: unknown }) =>
       context.retryAttempt < context.maxRetries && (context.retryServerErrors ? isRetryable(params.error) : isRetryableSubmit(params.error)),
     hasSubmitTimeout: ({ context }) => context.submitTimeoutMs !== null,
+    gated: ({ context }) => context.gated,
     visible: ({ context }) => !context.hidden,
     becameVisible: ({ event }) => event.type === 'paid.visibility' && !event.hidden,
   },
@@ -133,6 +145,7 @@ export const paidRequestMachine = setup({
     wording: input.wording ?? 'job',
     submitTimeoutMs: input.submitTimeoutMs ?? null,
     hidden: input.hidden ?? false,
+    gated: input.gated ?? false,
     retryAttempt: 0,
     outcome: null,
   }),
@@ -141,8 +154,14 @@ export const paidRequestMachine = setup({
   states: {
     /** SPEC §6, before any paid call. */
     checkingCredit: {
-      always: [{ guard: 'affordable', target: 'submitting' }, { target: 'refused', actions: 'refuse' }],
+      always: [
+        { guard: and(['affordable', 'gated']), target: 'waiting' },
+        { guard: 'affordable', target: 'submitting' },
+        { target: 'refused', actions: 'refuse' },
+      ],
     },
+    /** Gated: affordable, sent when the parent says so. */
+    waiting: { on: { 'paid.go': 'submitting' } },
     submitting: {
       // Leaving the state stops the call's actor, which aborts its fetch (the signal).
       after: { submitTimeout: { guard: 'hasSubmitTimeout', target: 'retrying', actions: 'countRetry' } },

@@ -3,7 +3,7 @@ import type { PaidRequestOutput, paidRequestMachine } from '@/machines/paid-requ
 
 export type PaidRequestSnapshot = SnapshotFrom<typeof paidRequestMachine>;
 
-export type PaidRequestStage = 'checkingCredit' | 'submitting' | 'retrying' | 'done' | 'refused' | 'failed';
+export type PaidRequestStage = 'checkingCredit' | 'waiting' | 'submitting' | 'retrying' | 'done' | 'refused' | 'failed';
 
 /** Where the paid call is (a parent shows "reconnecting" while it is retrying). */
 export const selectPaidRequestStage = (snapshot: PaidRequestSnapshot): PaidRequestStage => snapshot.value as PaidRequestStage;

@@ -35,8 +35,6 @@ import type { StoryWizardEvent } from '@/machines/story/story-wizard.types';
 
 /** Words the machine itself sets (the server's `detail` wins whenever there is one). */
 export const STORY_RULE_TEXTS = {
-  notEnoughCredits: (cost: number, balance: number | null): string =>
-    `Not enough credits: this step costs ${cost} credits and you have ${balance ?? 0}.`,
   newElementName: (kind: StoryElementKind): string => `New ${(STORY_ELEMENT_KINDS.find((item) => item.value === kind)?.label ?? kind).toLowerCase()}`,
   newSceneText: 'A new scene.',
   filmFailed: 'Joining the film failed.',

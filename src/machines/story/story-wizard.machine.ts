@@ -13,14 +13,15 @@ export type { CreditCheckUser } from '@/lib/affordability';
 export type { StoryPartState, StoryPartStates, StoryCost } from '@/lib/story';
 export type * from '@/machines/story/story-wizard.types';
 export { STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.setup';
+export type { StoryPaidRequest } from '@/machines/story/story-wizard.setup';
 export { STORY_SAVE_DEBOUNCE_MS } from '@/machines/story/story-autosave.machine';
 
 /**
  * The AI Story production wizard (issue 6; SPEC §1, §2.7, §3 Story, §7 story calls). Top-level
  * states are the steps a person sees: loading → idea | storyboard | elements | scenes |
  * scriptboard (the step the server's story records) | loadFailed | notFound; concatenating → done.
- * Each step has its own sub-states (idle, generating { checkingCredit → waitingForSave →
- * submitting ⇄ retrying }, cancelling, rewriting…).
+ * Each step has its own sub-states (idle, generating — the paid-request child: credit check,
+ * waiting for the autosave to be held, submitting ⇄ retrying —, cancelling, rewriting…).
  *
  * Beside the steps, two children for the wizard's whole life: the autosave
  * (story-autosave.machine) saves edits and the current step 800 ms after the last change, retried
@@ -55,7 +56,6 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
     ideaFields: null,
     request: null,
     idempotencyKey: null,
-    retryAttempt: 0,
     cancelPart: null,
     followFilm: false,
     error: null,

@@ -100,7 +100,7 @@ export function selectBusy(snapshot: StoryWizardSnapshot): StoryBusy {
   if (state === 'storyboard' || state === 'elements' || state === 'scenes' || state === 'scriptboard' || state === 'done') {
     const sub = (snapshot.value as Record<string, unknown>)[state];
     if (sub === 'rewriting' || (typeof sub === 'object' && sub !== null && 'rewriting' in sub)) return 'rewriting';
-    if (typeof sub === 'object' && sub !== null && 'generating' in sub) return 'generating';
+    if (sub === 'generating') return 'generating';
     if (sub === 'cancelling') return 'cancelling';
   }
   return null;

@@ -1,13 +1,9 @@
 import { assign, emit, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
-import { JOB_POLL } from '@/config/limits';
-import { MESSAGES } from '@/config/messages';
 import type { StoryPart, StoryStage, StoryStep } from '@/config/story';
-import { canAfford } from '@/lib/affordability';
-import { fullJitterDelay } from '@/lib/backoff';
 import { classifyStatus } from '@/lib/job-status';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { storyAudioPrice, storyPartPrice } from '@/lib/story';
-import { isRetryable, statusOf } from '@/services/api-error';
+import { statusOf } from '@/services/api-error';
 import {
   cancelStoryPart,
   concatStory,
@@ -23,6 +19,7 @@ import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, re
 import { mergeBoards } from '@/machines/story/story-merge';
 import { storyAutosaveMachine, type StoryAutosaveEvent } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine, type StoryPollerEvent } from '@/machines/story/story-poller.machine';
+import { paidRequestWith, type PaidRequestEvent, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import {
   concatProblemOf,
   ideaIsValid,
@@ -45,6 +42,15 @@ import type {
 
 /** Sending a paid call again after no answer (same key) at most this many times. */
 export const STORY_SUBMIT_RETRIES = 4;
+
+/** What a paid call of the story sends: the part (or the sound), the board as it is, the parts asked for. */
+export interface StoryPaidRequest {
+  id: string;
+  part: StoryRequestPart;
+  board: Storyboard;
+  ids: string[];
+  revision: string;
+}
 
 /** What the autosave child is told of the draft: whether it has something to save, and whether at once (a new step is, so a reload right after moving on resumes there). */
 const draftOf = (context: StoryWizardContext) => ({ dirty: context.storyId !== null && isDirty(context), now: context.step !== context.savedStep });
@@ -86,11 +92,15 @@ export const storyWizardSetup = setup({
     storyAutosave: storyAutosaveMachine,
     createStory: fromPromise<Story, CreateStoryFields>(({ input, signal }) => createStory(input, { signal })),
     saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input, signal }) => saveStory(input.id, input.fields, { signal })),
-    generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
-      ({ input, signal }) =>
-        input.part === 'audio'
-          ? generateStoryAudio(input.id, input.board, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal })
-          : generateStoryPart(input.id, input.part, input.board, input.ids, { idempotencyKey: input.idempotencyKey, revision: input.revision, signal }),
+    /**
+     * A step's parts or the sound, as one paid call (paid-request.machine, a child the inspector
+     * shows): the SPEC §6 check, then — once the autosave is held (`paid.go`) — the send, the same
+     * key again after no answer or a 5xx (at most STORY_SUBMIT_RETRIES).
+     */
+    generate: paidRequestWith<StoryPaidRequest, Story>(({ request, idempotencyKey }, signal) =>
+      request.part === 'audio'
+        ? generateStoryAudio(request.id, request.board, { idempotencyKey, revision: request.revision, signal })
+        : generateStoryPart(request.id, request.part, request.board, request.ids, { idempotencyKey, revision: request.revision, signal }),
     ),
     concat: fromPromise<Story, { id: string; videoUrls: string[]; audioUrls: string[] }>(({ input, signal }) =>
       concatStory(input.id, input.videoUrls, input.audioUrls, { signal }),
@@ -131,9 +141,8 @@ export const storyWizardSetup = setup({
       if (event.part === 'audio') return states.audio === 'running';
       return Object.values(partRecord(states, event.part)).includes('running');
     },
-    /** SPEC §6, before any paid call. */
-    canAffordRequest: ({ context }) => canAfford({ user: context.user, cost: context.request?.cost ?? 0, credit: context.credit }),
-    isRetryableSubmit: ({ context }, params: { error: unknown }) => context.retryAttempt < STORY_SUBMIT_RETRIES && isRetryable(params.error),
+    /** The paid call was answered (not refused by the credit check, not failed). */
+    paidDone: (_, params: { output: PaidRequestOutput }) => params.output.outcome === 'done',
     concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
     followedFilmMade: ({ context }) => context.followFilm && !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
@@ -271,20 +280,16 @@ export const storyWizardSetup = setup({
       return {
         request: { part: event.part, ids, cost: ids.length * storyPartPrice(context.board, event.part) },
         idempotencyKey: newIdempotencyKey(),
-        retryAttempt: 0,
         error: null,
       };
     }),
     prepareSoundRequest: assign(({ context }) => ({
       request: { part: 'audio' as const, ids: [], cost: storyAudioPrice(context.board?.audio.kind ?? 'none') },
       idempotencyKey: newIdempotencyKey(),
-      retryAttempt: 0,
       error: null,
     })),
-    setDeniedError: assign(({ context }) => ({
-      error: context.user?.attributes ? STORY_RULE_TEXTS.notEnoughCredits(context.request?.cost ?? 0, context.credit) : MESSAGES.notAuthenticated,
-    })),
-    countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
+    /** The autosave is held (no save on its way): the paid call may send the board now. */
+    tellPaidGo: sendTo('paidRequest', { type: 'paid.go' } satisfies PaidRequestEvent),
     setCancelPart: assign(({ context, event }) =>
       event.type === 'part.cancel' ? { cancelPart: event.part, error: null, followFilm: context.followFilm && event.part !== 'concat' } : {},
     ),
@@ -295,8 +300,5 @@ export const storyWizardSetup = setup({
     clearError: assign({ error: null }),
     reportCreated: emit(({ context }) => ({ type: 'story.created' as const, id: context.storyId ?? '' })),
     reportCreditsChanged: emit({ type: 'story.creditsChanged' } as const),
-  },
-  delays: {
-    retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
   },
 });

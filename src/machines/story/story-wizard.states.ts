@@ -3,11 +3,12 @@ import { errorMessageOf } from '@/services/api-error';
 import type { Story, Storyboard } from '@/services/schemas/story';
 import { BOARD_EDIT_TYPES, nextStep } from '@/machines/story/story-board';
 import type { StoryWizardContext } from '@/machines/story/story-wizard.types';
+import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { STORY_SUBMIT_RETRIES, type StoryPaidRequest } from '@/machines/story/story-wizard.setup';
 
 /**
  * The storyWizard machine's state builders, as data: the board edits, the moves between steps,
- * a board step (idle, generating { checkingCredit → waitingForSave → submitting ⇄ retrying },
- * cancelling) and "rewrite from idea". They name the guards and actions of story-wizard.setup;
+ * a board step (idle, generating: the paid-request child, cancelling) and "rewrite from idea". They name the guards and actions of story-wizard.setup;
  * story-wizard.machine puts the steps together.
  */
 
@@ -40,6 +41,9 @@ export function navFollowingFilm() {
 }
 
 export const storyOf = ({ event }: { event: { output: Story } }) => ({ story: event.output });
+/** The paid call's answer: the story as generateStoryPart / generateStoryAudio answered it (their zod schema checked it). */
+const paidStoryOf = ({ event }: { event: { output: PaidRequestOutput } }) => ({ story: (event.output as Extract<PaidRequestOutput, { outcome: 'done' }>).answer as Story });
+const paidMessageOf = ({ event }: { event: { output: PaidRequestOutput } }) => ({ message: 'message' in event.output ? event.output.message : '' });
 export const errorOf = ({ event }: { event: { error: unknown } }) => ({ message: errorMessageOf(event.error) });
 
 /** A step where the person works on the board: its paid parts, cancelling, going elsewhere. */
@@ -82,47 +86,46 @@ export function boardStep(
       ...(parts.length > 0
         ? {
             generating: {
+              // A save of older edits still on its way could land after the answer: the paid call
+              // checks the credit at once, then waits for the autosave to be held before it sends.
               entry: 'holdAutosave' as const,
               exit: 'releaseAutosave' as const,
-              initial: 'checkingCredit' as const,
-              states: {
-                checkingCredit: {
-                  always: [{ guard: 'canAffordRequest' as const, target: 'waitingForSave' }, { target: idle, actions: 'setDeniedError' as const }],
-                },
-                // A save of older edits still on its way could land after the answer: it goes first (the autosave says when).
-                waitingForSave: { on: { 'autosave.held': 'submitting' } },
-                submitting: {
-                  invoke: {
-                    src: 'generate' as const,
-                    input: ({ context }: { context: StoryWizardContext }) => ({
-                      id: context.storyId ?? '',
-                      part: context.request?.part ?? 'elements',
-                      board: context.board as Storyboard,
-                      ids: context.request?.ids ?? [],
-                      idempotencyKey: context.idempotencyKey ?? '',
-                      revision: context.revision,
-                    }),
-                    onDone: {
-                      target: idle,
-                      actions: [{ type: 'takeGenerated' as const, params: storyOf }, 'restartPolling', 'reportCreditsChanged'] as const,
-                    },
-                    onError: [
-                      {
-                        guard: { type: 'isRetryableSubmit' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
-                        target: 'retrying',
-                        actions: 'countRetry' as const,
-                      },
-                      {
-                        target: idle,
-                        actions: [
-                          { type: 'setError' as const, params: errorOf },
-                          { type: 'mergeIfStale' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
-                        ],
-                      },
+              on: { 'autosave.held': { actions: 'tellPaidGo' as const } },
+              invoke: {
+                id: 'paidRequest',
+                src: 'generate' as const,
+                input: ({ context }: { context: StoryWizardContext }) => ({
+                  user: context.user,
+                  credit: context.credit,
+                  cost: context.request?.cost ?? 0,
+                  request: {
+                    id: context.storyId ?? '',
+                    part: context.request?.part ?? 'elements',
+                    board: context.board as Storyboard,
+                    ids: context.request?.ids ?? [],
+                    revision: context.revision,
+                  } satisfies StoryPaidRequest,
+                  idempotencyKey: context.idempotencyKey ?? undefined,
+                  maxRetries: STORY_SUBMIT_RETRIES,
+                  retryServerErrors: true,
+                  wording: 'story' as const,
+                  gated: true,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'paidDone' as const, params: ({ event }: { event: { output: PaidRequestOutput } }) => ({ output: event.output }) },
+                    target: idle,
+                    actions: [{ type: 'takeGenerated' as const, params: paidStoryOf }, 'restartPolling', 'reportCreditsChanged'] as const,
+                  },
+                  // Refused by the credit check (SPEC §6 words), or failed (a board refused as stale is merged).
+                  {
+                    target: idle,
+                    actions: [
+                      { type: 'setError' as const, params: paidMessageOf },
+                      { type: 'mergeIfStale' as const, params: ({ event }: { event: { output: PaidRequestOutput } }) => ({ error: event.output.outcome === 'failed' ? event.output.error : null }) },
                     ],
                   },
-                },
-                retrying: { after: { retryDelay: 'submitting' } },
+                ],
               },
             },
           }

@@ -112,7 +112,6 @@ export interface StoryWizardContext {
   /** The paid call being made, one Idempotency-Key per click (every retry sends it again). */
   request: StoryRequest | null;
   idempotencyKey: string | null;
-  retryAttempt: number;
   /** The part whose running jobs are being cancelled. */
   cancelPart: StoryPart | null;
   /** The person went back to a step while the film was being joined: it takes them to the film once it is made. */

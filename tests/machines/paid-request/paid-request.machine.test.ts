@@ -91,6 +91,23 @@ describe('paidRequest', () => {
     expect(actor.getSnapshot().output).toMatchObject({ outcome: 'failed', message: 'Network error on GET media' });
   });
 
+  it('when gated, waits for the parent’s go before sending, and still refuses at once', async () => {
+    const { actor, calls } = start(async () => 'answer', { gated: true });
+    await flush();
+    expect(selectPaidRequestStage(actor.getSnapshot())).toBe('waiting');
+    expect(calls).toEqual([]);
+    actor.send({ type: 'paid.go' });
+    await flush();
+    expect(calls).toHaveLength(1);
+    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'done', answer: 'answer' });
+
+    const poor = start(async () => 'answer', { gated: true, credit: 7 });
+    expect(poor.actor.getSnapshot().output).toMatchObject({ outcome: 'refused', reason: 'notEnoughCredits' });
+    poor.actor.send({ type: 'paid.go' });
+    await flush();
+    expect(poor.calls).toEqual([]);
+  });
+
   it('keeps a key it is given (a resubmit of the same click)', async () => {
     const { calls } = start(async () => 'answer', { idempotencyKey: 'key-1' });
     await flush();

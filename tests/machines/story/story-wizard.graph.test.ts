@@ -10,6 +10,9 @@ import { needsWork } from '@/lib/story';
 import type { StoryPartState } from '@/lib/story';
 import type { StoryWizardInput, StoryWizardMachineEvent } from '@/machines/story/story-wizard.machine';
 import type { StoryWizardSnapshot } from '@/machines/story/story-wizard.selectors';
+import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
+import { errorMessageOf } from '@/services/api-error';
 import {
   buildStory,
   ELEMENTS_MADE,
@@ -62,8 +65,6 @@ const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
     case 'createStory':
     case 'saveStory':
       return [NEW_BOARD];
-    case 'generate':
-      return [{ elements: ELEMENTS_RUNNING, scenes: SCENES_RUNNING, videos: VIDEOS_RUNNING, audio: SOUND_RUNNING }[snapshot.context.request?.part ?? 'elements']];
     case 'concat':
       return [JOINING];
     case 'cancelPart':
@@ -83,15 +84,34 @@ const staleBoard = httpError(412, 'This storyboard was changed in another tab or
 /** The children (story-poller, story-autosave) have graph tests of their own: what they send the wizard is `polled` and `autosaveEvents` below. */
 const CHILDREN = ['storyPoller', 'storyAutosave'];
 
+/** The paid-request child of a step's `generating`, as the wizard started it: its credit check is decided on creation. */
+const paidOf = (snapshot: Snapshot): PaidRequestSnapshot | undefined =>
+  (snapshot.children as Record<string, AnyActorRef | undefined>).paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined;
+
+/**
+ * What the paid child may end with (its own states are its own tests'): its refusal when its
+ * credit check refused (it ends at once, having sent nothing), else the story with the new jobs, or
+ * a failure after its retries — a board refused as stale among them.
+ */
+const paidOutcomes = (snapshot: Snapshot): PaidRequestOutput[] => {
+  const paid = paidOf(snapshot);
+  if (paid?.status === 'done' && paid.output) return [paid.output];
+  const answer = { elements: ELEMENTS_RUNNING, scenes: SCENES_RUNNING, videos: VIDEOS_RUNNING, audio: SOUND_RUNNING }[snapshot.context.request?.part ?? 'elements'];
+  return [
+    { outcome: 'done', answer, idempotencyKey: 'key-1' },
+    ...[...errors, staleBoard].map((error) => ({ outcome: 'failed' as const, error, message: errorMessageOf(error) })),
+  ];
+};
+
 /** The answers of every call running now (invoked by a state). */
 const actorEvents = (snapshot: Snapshot): Event[] =>
   Object.entries(snapshot.children as Record<string, AnyActorRef>).flatMap(([id, child]) => {
     const src = typeof child.src === 'string' ? child.src : '';
     if (CHILDREN.includes(src)) return [];
+    if (src === 'generate') return paidOutcomes(snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })) as unknown as Event[];
     return [
       ...outputsFor(src, snapshot).map((output) => ({ type: `xstate.done.actor.${id}`, output })),
       ...errors.map((error) => ({ type: `xstate.error.actor.${id}`, error })),
-      ...(src === 'generate' ? [{ type: `xstate.error.actor.${id}`, error: staleBoard }] : []),
     ] as unknown as Event[];
   });
 
@@ -175,7 +195,6 @@ const serializeState = (snapshot: Snapshot): string => {
 
   const { context } = snapshot;
   const states = statesOf(context);
-  const generating = activePaths(snapshot.value).some((path) => path.includes('generating'));
   const key = JSON.stringify({
     value: snapshot.value,
     states: states ? [shape(states.elements), shape(states.sceneImages), shape(states.sceneVideos), shape({ audio: states.audio })] : null,
@@ -183,7 +202,6 @@ const serializeState = (snapshot: Snapshot): string => {
     dirty: isDirty(context),
     saving: context.saving,
     notice: context.notice !== null,
-    retry: generating ? context.retryAttempt : null,
     rich: (context.credit ?? 0) >= 100,
   });
   return key;
@@ -232,13 +250,10 @@ describe('story wizard paths (xstate/graph)', () => {
     const reached = new Set(graph.paths.flatMap((path) => activePaths(path.state.value)));
     const resting = graph.nodes.filter((node) => !isDecision(node)).map((node) => node.path.join('.'));
     expect(resting.filter((path) => !reached.has(path))).toEqual([]);
-    expect(resting.length).toBeGreaterThan(40);
-    expect(graph.nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([
-      'done.generating.checkingCredit',
-      'elements.generating.checkingCredit',
-      'scenes.generating.checkingCredit',
-      'scriptboard.generating.checkingCredit',
-    ]);
+    // Each paid step's generating is one node now (its waiting, submitting and retrying are the paid-request child's).
+    expect(resting.length).toBeGreaterThan(35);
+    // The credit check before a paid call is the paid-request child's now (its own tests).
+    expect(graph.nodes.filter(isDecision).map((node) => node.path.join('.')).sort()).toEqual([]);
   });
 
   it('takes every transition of the machine', () => {
@@ -250,24 +265,37 @@ describe('story wizard paths (xstate/graph)', () => {
 
   it('never sends a paid call without the credit check passing', () => {
     let sends = 0;
-    for (const steps of graph.adjacency) {
-      for (const { state, event, nextState } of steps) {
-        const before = state as Snapshot;
-        const after = nextState as Snapshot;
-        const submitting = (snapshot: Snapshot) => activePaths(snapshot.value).some((path) => path.endsWith('generating.submitting'));
-        const waiting = (snapshot: Snapshot) => activePaths(snapshot.value).some((path) => path.endsWith('generating.waitingForSave'));
-        if ((submitting(after) || waiting(after)) && !submitting(before) && !waiting(before)) {
-          if (activePaths(before.value).some((path) => path.endsWith('generating.retrying'))) continue;
-          sends += 1;
-          expect((before.context.credit ?? 0) >= (after.context.request?.cost ?? 0)).toBe(true);
-        }
+    let refusals = 0;
+    for (const { state, event, nextState } of graph.adjacency.flat()) {
+      const before = state as Snapshot;
+      const after = nextState as Snapshot;
+      if ((event.type !== 'part.generate' && event.type !== 'audio.generate') || !activePaths(after.value).some((path) => path.endsWith('.generating'))) continue;
+      // The paid child was handed the balance the page showed and the request's cost.
+      const paid = paidOf(after);
+      const cost = after.context.request?.cost ?? 0;
+      expect(paid?.context).toMatchObject({ cost, credit: before.context.credit });
+      if ((before.context.credit ?? 0) >= cost) {
+        // Affordable: it waits for the autosave to be held, then sends.
+        sends += 1;
+        expect(paid?.value).toBe('waiting');
+      } else {
         // The poor start is refused at once, without a call.
-        if (before.context.credit === 0 && (event.type === 'part.generate' || event.type === 'audio.generate') && after.context.request?.cost) {
-          expect(submitting(after) || waiting(after)).toBe(false);
-        }
+        refusals += 1;
+        expect(paid?.value).toBe('refused');
       }
     }
     expect(sends).toBeGreaterThan(0);
+    expect(refusals).toBeGreaterThan(0);
+    // A refusal comes back to the step's idle with its words.
+    const refused = graph.adjacency.flat().filter(({ event }) => {
+      const done = event as unknown as { type: string; output?: PaidRequestOutput };
+      return done.type === 'xstate.done.actor.paidRequest' && done.output?.outcome === 'refused';
+    });
+    expect(refused.length).toBeGreaterThan(0);
+    for (const { nextState } of refused) {
+      expect(activePaths((nextState as Snapshot).value).some((path) => path.endsWith('.idle'))).toBe(true);
+      expect((nextState as Snapshot).context.error).toMatch(/^Not enough credits: this step costs \d+ credits and you have 0\.$/);
+    }
   });
 
   it('regenerating one scene asks for that scene only', () => {

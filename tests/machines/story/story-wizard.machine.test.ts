@@ -9,7 +9,9 @@ import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
 import { storyAutosaveMachine } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine, STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.machine';
-import type { Story, Storyboard, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
+import type { Story, Storyboard, StoryPaidRequest, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
+import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
+import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import {
   selectActiveStep,
   selectAudioCost,
@@ -79,9 +81,10 @@ const machineFor = (calls: StoryServer) =>
       loadStory: fromPromise<Story, { id: string }>(({ input }) => calls.load(input.id)),
       createStory: fromPromise<Story, CreateStoryFields>(({ input }) => calls.create(input)),
       saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input }) => calls.save(input.id, input.fields)),
-      generate: fromPromise<Story, { id: string; part: StoryRequestPart; board: Storyboard; ids: string[]; idempotencyKey: string; revision: string }>(
-        ({ input }) => calls.generate(input.id, input.part, input.board, input.ids, input.idempotencyKey, input.revision),
-      ),
+      // The paid-request child, its call answered by `server`.
+      generate: paidRequestWith<StoryPaidRequest, Story>(({ request, idempotencyKey }) =>
+        calls.generate(request.id, request.part, request.board, request.ids, idempotencyKey, request.revision),
+      ).provide({ delays: { retryDelay: 500 } }),
       concat: fromPromise<Story, { id: string; videoUrls: string[]; audioUrls: string[] }>(({ input }) =>
         calls.concat(input.id, input.videoUrls, input.audioUrls),
       ),
@@ -99,7 +102,6 @@ const machineFor = (calls: StoryServer) =>
         delays: { pollDelay: 1000 },
       }),
     },
-    delays: { retryDelay: 500 },
   });
 
 function start(input: Partial<StoryWizardInput> = {}) {
@@ -120,6 +122,8 @@ const pollErrors = (actor: Actor): number => (actor.system.get('storyPoller') as
 const wizard = (actor: Actor) => selectWizardState(actor.getSnapshot());
 /** The step state's child path, e.g. "elements.generating.retrying" (the steps' sub-states are built by a helper, so untyped). */
 const at = (actor: Actor, path: string): boolean => JSON.stringify(actor.getSnapshot().value) === JSON.stringify(pathValue(path));
+/** Where the paid call of a step's `generating` is (the paid-request child's state). */
+const paidStage = (actor: Actor): unknown => (actor.getSnapshot().children.paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined)?.value;
 const pathValue = (path: string): unknown => path.split('.').reduceRight<unknown>((inner, key) => (inner === undefined ? key : { [key]: inner }), undefined);
 
 async function resume(story: Story, input: Partial<StoryWizardInput> = {}) {
@@ -581,7 +585,8 @@ describe('making parts (SPEC §6 credit check first)', () => {
     server.generate.mockRejectedValue(networkError());
     actor.send({ type: 'part.generate', part: 'elements' });
     await flush();
-    expect(at(actor, 'elements.generating.retrying')).toBe(true);
+    expect(at(actor, 'elements.generating')).toBe(true);
+    expect(paidStage(actor)).toBe('retrying');
     await vi.advanceTimersByTimeAsync(500 * STORY_SUBMIT_RETRIES);
     expect(server.generate).toHaveBeenCalledTimes(STORY_SUBMIT_RETRIES + 1);
     expect(new Set(server.generate.mock.calls.map((call) => call[4])).size).toBe(1);
@@ -611,7 +616,8 @@ describe('making parts (SPEC §6 credit check first)', () => {
     expect(server.save).toHaveBeenCalledTimes(1);
     actor.send({ type: 'part.generate', part: 'elements' });
     await flush();
-    expect(at(actor, 'elements.generating.waitingForSave')).toBe(true);
+    expect(at(actor, 'elements.generating')).toBe(true);
+    expect(paidStage(actor)).toBe('waiting');
     expect(server.generate).not.toHaveBeenCalled();
     release(NEW_BOARD);
     await flush();
@@ -755,10 +761,12 @@ describe('joining the film', () => {
     server.generate.mockImplementation(() => new Promise<Story>((resolve) => (answer = resolve)));
     actor.send({ type: 'part.generate', part: 'elements', ids: ['el-1'] });
     await flush();
-    expect(at(actor, 'elements.generating.submitting')).toBe(true);
+    expect(at(actor, 'elements.generating')).toBe(true);
+    expect(paidStage(actor)).toBe('submitting');
     server.poll.mockResolvedValue(withFilm(withScenes(ELEMENTS_MADE), 'done'));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(at(actor, 'elements.generating.submitting')).toBe(true);
+    expect(at(actor, 'elements.generating')).toBe(true);
+    expect(paidStage(actor)).toBe('submitting');
     answer(withFilm(withScenes(ELEMENTS_MADE), 'done'));
     await flush();
     expect(wizard(actor)).toBe('done');
