@@ -10,7 +10,7 @@ const port = Number(process.env.E2E_PORT ?? 8797);
 /**
  * The order the spec files run in (one worker runs them one after another; each named file is a
  * project of its own, and projects are handed to the workers in this order). `npm test` runs the
- * unit tests beside these for their first 15 minutes or so, with the CPU 100 % busy. The files that
+ * unit tests beside these for their first 10 minutes or so, with the CPU 100 % busy. The files that
  * mostly wait on jobs and the stack come first: they lose little to the unit tests beside them.
  * axe's every-route walks compute in the browser throughout (a clean side-by-side run: the
  * signed-out walk 2.4 min, 1.2 min alone), so they come last, when the CPU is theirs.

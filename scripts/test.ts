@@ -10,13 +10,15 @@
  * quiet for long are cut off). The exit code is non-zero if any part fails.
  *
  * Side by side is the default (issue 18 item 8). The browser tests wait on jobs and pages for
- * much of their run: on a clean 2-core clone they took 17 min alone with the CPU 59 % busy, once
- * their traces stopped recording a screencast of every test (it doubled Chromium's CPU). An
- * earlier side-by-side run, with that screencast, three browsers and a unit part twice today's,
- * took 41 min and failed time-bound tests. Now a clean clone's side-by-side run took 20 min 10 s
- * (21 min 13 s with npm ci): the browser tests the last part to end, the unit tests at 17 min 40 s,
- * the CPU 91 % busy; the parts alone take 2 + 8.4 + 17.4 min one after another. `--serial` runs
- * the parts one after another, the checks that fail fastest first.
+ * much of their run, so the CPU-bound parts fill the gaps. What their CPU went to, measured with a
+ * per-process sampler on this 2-core machine: the screencast of every test's trace (it doubled
+ * Chromium's CPU; gone), the DOM snapshots of every trace (a quarter of the browser's and runner's
+ * CPU; traces are opt-in, E2E_TRACE=1), and the app's looping spinners and bars, redrawn every frame
+ * while a test waits on a job (half of the renderer's CPU there; the browser asks for reduced
+ * motion). A clean clone's `time bash .ci/run` at 7cb10db (Chromium installed): 14 min 8 s with
+ * npm ci, all passed — the browser tests 13 min 9 s and the last to end, the unit tests 9 min
+ * 33 s, the static checks 1 min 41 s. `--serial` runs the parts one after another, the checks
+ * that fail fastest first.
  *
  *   npm test                  all parts at once
  *   npm test -- --serial      one part after another: static, unit, e2e
