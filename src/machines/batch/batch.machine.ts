@@ -3,7 +3,7 @@ import { errorMessageOf } from '@/services/api-error';
 import { liveJobIds } from '@/machines/batch/batch-board';
 import { boardToSend, editFields, generateCostOf, joinUrlsOf } from '@/machines/batch/batch-derived';
 import { BATCH_SUBMIT_RETRIES, batchSetup, type GenerateRequest } from '@/machines/batch/batch.setup';
-import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { paidAnswer, paidMessage } from '@/machines/paid-request/paid-request.machine';
 import type { Batch } from '@/services/schemas/batch';
 
 // Screens may not import services; they get these types from here.
@@ -172,8 +172,7 @@ export const batchMachine = batchSetup.createMachine({
             guard: { type: 'paidDone', params: ({ event }) => ({ output: event.output }) },
             target: '#batch.polling',
             actions: [
-              // The paid call's answer is generateBatchVideos' (its zod schema checked it).
-              { type: 'storeBatch', params: ({ event }) => ({ batch: (event.output as Extract<PaidRequestOutput, { outcome: 'done' }>).answer as Batch }) },
+              { type: 'storeBatch', params: ({ event }) => ({ batch: paidAnswer<Batch>(event.output) }) },
               'linkVideosToBoard',
               'resetPolls',
               // The clips were paid for: the balance in the header follows.
@@ -183,7 +182,7 @@ export const batchMachine = batchSetup.createMachine({
           // Refused by the credit check (SPEC §6 words) or failed: nothing was made.
           {
             target: '#batch.ready',
-            actions: { type: 'setError', params: ({ event }) => ({ message: 'message' in event.output ? event.output.message : '' }) },
+            actions: { type: 'setError', params: ({ event }) => ({ message: paidMessage(event.output) }) },
           },
         ],
       },

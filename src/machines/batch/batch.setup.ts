@@ -9,7 +9,7 @@ import { deleteBatch, editBatch, generateBatchVideos, getBatch, pollBatchJobs, w
 import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import type { Batch, ScriptBoard } from '@/services/schemas/batch';
 import { accountLink, watchPage } from '@/machines/account-link/account-link';
-import { paidRequestWith, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { isPaidDone, paidRequestWith, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import { liveJobIds, moveClip } from '@/machines/batch/batch-board';
 import {
   applyUpdates,
@@ -83,8 +83,7 @@ export const batchSetup = setup({
     canJoin: ({ context }) => joinUrlsOf(context).length + context.additionalVideos.length > 0 && liveJobIds(context.batch).length === 0,
     canAddVideo: ({ context }) => context.additionalVideos.length < BATCH_ADDITIONAL_VIDEOS_MAX,
     isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
-    /** The paid call was answered (not refused by the credit check, not failed). */
-    paidDone: (_, params: { output: PaidRequestOutput }) => params.output.outcome === 'done',
+    paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
   },
   actions: {
     /** A loaded album: its board and edit section become the drafts. */

@@ -197,3 +197,20 @@ export function paidRequestWith<TRequest, TAnswer>(submit: (input: PaidSubmitInp
     actors: { submit: fromPromise<unknown, PaidSubmitInput>(({ input, signal }) => submit(input as PaidSubmitInput<TRequest>, signal)) },
   });
 }
+
+/*
+ * How a parent reads the outcome (`xstate.done.actor.<id>`'s output), written once here rather
+ * than in each parent.
+ */
+
+/** The call was answered (not refused by the credit check, not failed): a parent's guard. */
+export const isPaidDone = (output: PaidRequestOutput): boolean => output.outcome === 'done';
+
+/** The answer of a done call, as the parent's `submit` returned it (its service's zod schema checked it); read after `isPaidDone`. */
+export const paidAnswer = <TAnswer>(output: PaidRequestOutput): TAnswer => (output.outcome === 'done' ? output.answer : null) as TAnswer;
+
+/** What a refused or failed call says (SPEC §6 words, or the error's); empty for a done one. */
+export const paidMessage = (output: PaidRequestOutput): string => (output.outcome === 'done' ? '' : output.message);
+
+/** The error of a failed call (null otherwise), for a parent that reacts to particular ones. */
+export const paidError = (output: PaidRequestOutput): unknown => (output.outcome === 'failed' ? output.error : null);

@@ -19,7 +19,7 @@ import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, re
 import { mergeBoards } from '@/machines/story/story-merge';
 import { storyAutosaveMachine, type StoryAutosaveEvent } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine, type StoryPollerEvent } from '@/machines/story/story-poller.machine';
-import { paidRequestWith, type PaidRequestEvent, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { isPaidDone, paidRequestWith, type PaidRequestEvent, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import {
   concatProblemOf,
   ideaIsValid,
@@ -141,8 +141,7 @@ export const storyWizardSetup = setup({
       if (event.part === 'audio') return states.audio === 'running';
       return Object.values(partRecord(states, event.part)).includes('running');
     },
-    /** The paid call was answered (not refused by the credit check, not failed). */
-    paidDone: (_, params: { output: PaidRequestOutput }) => params.output.outcome === 'done',
+    paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
     concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
     followedFilmMade: ({ context }) => context.followFilm && !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',

@@ -3,13 +3,14 @@ import { errorMessageOf } from '@/services/api-error';
 import type { Story, Storyboard } from '@/services/schemas/story';
 import { BOARD_EDIT_TYPES, nextStep } from '@/machines/story/story-board';
 import type { StoryWizardContext } from '@/machines/story/story-wizard.types';
-import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { paidAnswer, paidError, paidMessage, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import { STORY_SUBMIT_RETRIES, type StoryPaidRequest } from '@/machines/story/story-wizard.setup';
 
 /**
  * The storyWizard machine's state builders, as data: the board edits, the moves between steps,
- * a board step (idle, generating: the paid-request child, cancelling) and "rewrite from idea". They name the guards and actions of story-wizard.setup;
- * story-wizard.machine puts the steps together.
+ * a board step (idle, generating: the paid-request child, cancelling) and "rewrite from idea".
+ * They name the guards and actions of story-wizard.setup; story-wizard.machine puts the steps
+ * together.
  */
 
 /** The board edits, taken where the board is not being sent or replaced. */
@@ -41,9 +42,7 @@ export function navFollowingFilm() {
 }
 
 export const storyOf = ({ event }: { event: { output: Story } }) => ({ story: event.output });
-/** The paid call's answer: the story as generateStoryPart / generateStoryAudio answered it (their zod schema checked it). */
-const paidStoryOf = ({ event }: { event: { output: PaidRequestOutput } }) => ({ story: (event.output as Extract<PaidRequestOutput, { outcome: 'done' }>).answer as Story });
-const paidMessageOf = ({ event }: { event: { output: PaidRequestOutput } }) => ({ message: 'message' in event.output ? event.output.message : '' });
+type PaidDoneEvent = { event: { output: PaidRequestOutput } };
 export const errorOf = ({ event }: { event: { error: unknown } }) => ({ message: errorMessageOf(event.error) });
 
 /** A step where the person works on the board: its paid parts, cancelling, going elsewhere. */
@@ -113,16 +112,16 @@ export function boardStep(
                 }),
                 onDone: [
                   {
-                    guard: { type: 'paidDone' as const, params: ({ event }: { event: { output: PaidRequestOutput } }) => ({ output: event.output }) },
+                    guard: { type: 'paidDone' as const, params: ({ event }: PaidDoneEvent) => ({ output: event.output }) },
                     target: idle,
-                    actions: [{ type: 'takeGenerated' as const, params: paidStoryOf }, 'restartPolling', 'reportCreditsChanged'] as const,
+                    actions: [{ type: 'takeGenerated' as const, params: ({ event }: PaidDoneEvent) => ({ story: paidAnswer<Story>(event.output) }) }, 'restartPolling', 'reportCreditsChanged'] as const,
                   },
                   // Refused by the credit check (SPEC §6 words), or failed (a board refused as stale is merged).
                   {
                     target: idle,
                     actions: [
-                      { type: 'setError' as const, params: paidMessageOf },
-                      { type: 'mergeIfStale' as const, params: ({ event }: { event: { output: PaidRequestOutput } }) => ({ error: event.output.outcome === 'failed' ? event.output.error : null }) },
+                      { type: 'setError' as const, params: ({ event }: PaidDoneEvent) => ({ message: paidMessage(event.output) }) },
+                      { type: 'mergeIfStale' as const, params: ({ event }: PaidDoneEvent) => ({ error: paidError(event.output) }) },
                     ],
                   },
                 ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyActorRef, AnyStateNode } from 'xstate';
+import type { AnyStateNode } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { liveJobIds } from '@/machines/batch/batch-board';
@@ -7,10 +7,10 @@ import { batchMachine, joinUrlsOf } from '@/machines/batch/batch.machine';
 import type { BatchEvent, BatchInput } from '@/machines/batch/batch.machine';
 import type { BatchSnapshot } from '@/machines/batch/batch.selectors';
 import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
-import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import { errorMessageOf } from '@/services/api-error';
 import type { BatchJobUpdate } from '@/services/batch';
 import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph, ownEventsOf } from '../../helpers/graph-coverage';
+import { paidChildOf } from '../../helpers/paid-child';
 import { buildStatus } from '../../services/media.fixtures';
 import { buildBatch, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from './batch.fixtures';
 import { CREATOR, httpError, networkError } from '../generation-job/generation-job.fixtures';
@@ -51,16 +51,12 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
 
 const errors = [networkError(), httpError(404, 'Failed to find a Batch with this id'), httpError(500, 'Boom')];
 
-/** The paid-request child (generateVideos) as the album started it: its credit check is decided on creation. */
-const paidOf = (snapshot: BatchSnapshot): PaidRequestSnapshot | undefined =>
-  (snapshot.children as Record<string, AnyActorRef | undefined>).paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined;
-
 /**
  * What the paid child may end with: its own refusal when its credit check refused (it ends at once,
  * having sent nothing; its states are its own graph's), else the answer or a failure after its retries.
  */
 const paidOutcomes = (snapshot: BatchSnapshot): PaidRequestOutput[] => {
-  const paid = paidOf(snapshot);
+  const paid = paidChildOf(snapshot);
   if (paid?.status === 'done' && paid.output) return [paid.output];
   return [
     { outcome: 'done', answer: RUNNING, idempotencyKey: 'key-1' },
@@ -146,7 +142,7 @@ describe('album paths (xstate/graph)', () => {
       const after = nextState as BatchSnapshot;
       if (event.type !== 'batch.generate' || !after.matches('generating')) continue;
       // The paid child was handed the balance the page showed and the board's cost.
-      const paid = paidOf(after);
+      const paid = paidChildOf(after);
       expect(paid?.context).toMatchObject({ cost: 80, credit: (state as BatchSnapshot).context.credit });
       if ((state as BatchSnapshot).context.credit === 0) {
         refusals += 1;

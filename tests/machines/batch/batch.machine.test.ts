@@ -10,12 +10,12 @@ import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import { batchMachine, BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.machine';
 import type { Batch, BatchEmitted, BatchInput, GenerateRequest } from '@/machines/batch/batch.machine';
 import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
-import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import { selectAlbumView } from '@/machines/batch/batch.selectors';
 import type { ScriptBoard } from '@/services/schemas/batch';
 import { buildStatus } from '../../services/media.fixtures';
 import { buildBatch, buildClip, buildClipVideo, buildFinishedVideo, TWO_CLIPS } from './batch.fixtures';
 import { CREATOR, DEVELOPER, httpError, networkError } from '../generation-job/generation-job.fixtures';
+import { paidChildOf } from '../../helpers/paid-child';
 
 /** The album's calls, as mocks each test scripts. */
 interface BatchServer {
@@ -301,7 +301,7 @@ describe('generating (SPEC §6 credit check first)', () => {
     actor.send({ type: 'batch.generate' });
     await flush();
     expect(actor.getSnapshot().matches('generating')).toBe(true);
-    expect((actor.getSnapshot().children.paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined)?.value).toBe('retrying');
+    expect(paidChildOf(actor.getSnapshot())?.value).toBe('retrying');
     await vi.advanceTimersByTimeAsync(500 * BATCH_SUBMIT_RETRIES);
     expect(server.generate).toHaveBeenCalledTimes(BATCH_SUBMIT_RETRIES + 1);
     expect(new Set(server.generate.mock.calls.map(([, , key]) => key)).size).toBe(1);

@@ -11,7 +11,6 @@ import type { StoryPartState } from '@/lib/story';
 import type { StoryWizardInput, StoryWizardMachineEvent } from '@/machines/story/story-wizard.machine';
 import type { StoryWizardSnapshot } from '@/machines/story/story-wizard.selectors';
 import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
-import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import { errorMessageOf } from '@/services/api-error';
 import {
   buildStory,
@@ -29,6 +28,7 @@ import {
 } from './story.fixtures';
 import { CREATOR, httpError, networkError } from '../generation-job/generation-job.fixtures';
 import { activePaths, isDecision, machineGraph } from '../../helpers/graph-coverage';
+import { paidChildOf } from '../../helpers/paid-child';
 
 /**
  * Model-based coverage of the AI Story wizard (ARCHITECTURE §3, §5; issue 6): the shortest paths
@@ -84,17 +84,13 @@ const staleBoard = httpError(412, 'This storyboard was changed in another tab or
 /** The children (story-poller, story-autosave) have graph tests of their own: what they send the wizard is `polled` and `autosaveEvents` below. */
 const CHILDREN = ['storyPoller', 'storyAutosave'];
 
-/** The paid-request child of a step's `generating`, as the wizard started it: its credit check is decided on creation. */
-const paidOf = (snapshot: Snapshot): PaidRequestSnapshot | undefined =>
-  (snapshot.children as Record<string, AnyActorRef | undefined>).paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined;
-
 /**
  * What the paid child may end with (its own states are its own tests'): its refusal when its
  * credit check refused (it ends at once, having sent nothing), else the story with the new jobs, or
  * a failure after its retries — a board refused as stale among them.
  */
 const paidOutcomes = (snapshot: Snapshot): PaidRequestOutput[] => {
-  const paid = paidOf(snapshot);
+  const paid = paidChildOf(snapshot);
   if (paid?.status === 'done' && paid.output) return [paid.output];
   const answer = { elements: ELEMENTS_RUNNING, scenes: SCENES_RUNNING, videos: VIDEOS_RUNNING, audio: SOUND_RUNNING }[snapshot.context.request?.part ?? 'elements'];
   return [
@@ -271,7 +267,7 @@ describe('story wizard paths (xstate/graph)', () => {
       const after = nextState as Snapshot;
       if ((event.type !== 'part.generate' && event.type !== 'audio.generate') || !activePaths(after.value).some((path) => path.endsWith('.generating'))) continue;
       // The paid child was handed the balance the page showed and the request's cost.
-      const paid = paidOf(after);
+      const paid = paidChildOf(after);
       const cost = after.context.request?.cost ?? 0;
       expect(paid?.context).toMatchObject({ cost, credit: before.context.credit });
       if ((before.context.credit ?? 0) >= cost) {

@@ -11,7 +11,6 @@ import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine, STORY_SAVE_DEBOUNCE_MS, STORY_SUBMIT_RETRIES } from '@/machines/story/story-wizard.machine';
 import type { Story, Storyboard, StoryPaidRequest, StoryRequestPart, StoryWizardEmitted, StoryWizardInput } from '@/machines/story/story-wizard.machine';
 import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
-import type { PaidRequestSnapshot } from '@/machines/paid-request/paid-request.selectors';
 import {
   selectActiveStep,
   selectAudioCost,
@@ -38,6 +37,7 @@ import {
   withVideos,
 } from './story.fixtures';
 import { CREATOR, DEVELOPER, httpError, networkError } from '../generation-job/generation-job.fixtures';
+import { paidChildOf } from '../../helpers/paid-child';
 
 /** The wizard's calls, as mocks each test scripts. */
 interface StoryServer {
@@ -123,7 +123,7 @@ const wizard = (actor: Actor) => selectWizardState(actor.getSnapshot());
 /** The step state's child path, e.g. "elements.generating.retrying" (the steps' sub-states are built by a helper, so untyped). */
 const at = (actor: Actor, path: string): boolean => JSON.stringify(actor.getSnapshot().value) === JSON.stringify(pathValue(path));
 /** Where the paid call of a step's `generating` is (the paid-request child's state). */
-const paidStage = (actor: Actor): unknown => (actor.getSnapshot().children.paidRequest?.getSnapshot() as PaidRequestSnapshot | undefined)?.value;
+const paidStage = (actor: Actor): unknown => paidChildOf(actor.getSnapshot())?.value;
 const pathValue = (path: string): unknown => path.split('.').reduceRight<unknown>((inner, key) => (inner === undefined ? key : { [key]: inner }), undefined);
 
 async function resume(story: Story, input: Partial<StoryWizardInput> = {}) {
