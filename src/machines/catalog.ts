@@ -84,7 +84,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(organisationMachine, 'Organisation'),
   entry(contactMachine, 'Contact form'),
   entry(helpTopicsMachine, 'Help topics'),
-  entry(paidRequestMachine, 'Paid request (story wizard and album child; the generation job not yet)'),
+  entry(paidRequestMachine, 'Paid request (child of a generation job, the story wizard and an album)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
   entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
 ];

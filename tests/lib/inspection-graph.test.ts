@@ -3,6 +3,7 @@ import { not, or } from 'xstate';
 import { activePaths, describeTrigger, extractStatechart, guardName } from '@/lib/inspection/statechart-graph';
 import { layoutStatechart } from '@/lib/inspection/statechart-layout';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
+import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
 import { sessionMachine } from '@/machines/session/session.machine';
 
@@ -33,7 +34,7 @@ describe('statechart extraction', () => {
   it('reads the generation job: always, after, invoke done/error and combined guards', () => {
     const chart = extractStatechart(generationJobMachine);
     const labels = chart.edges.map((edge) => `${edge.source} -> ${edge.target}: ${edge.label}`);
-    expect(labels).toContain('generationJob.checkingCredit -> generationJob.submitting: always [canAfford]');
+    expect(labels).toContain('generationJob.submitting -> generationJob.denied: done: submit [paidRefused]');
     expect(labels).toContain('generationJob.starting -> generationJob.polling.paused: always [and(isResume, isHidden)]');
     const paths = chart.nodes.map((node) => node.path);
     expect(paths).toEqual(expect.arrayContaining(['polling', 'polling.waiting', 'polling.checking', 'polling.paused', 'succeeded']));
@@ -41,7 +42,11 @@ describe('statechart extraction', () => {
     expect(chart.edges.some((edge) => edge.kind === 'after')).toBe(true);
     const submitting = chart.edges.filter((edge) => edge.source === 'generationJob.submitting');
     expect(submitting.some((edge) => edge.kind === 'done' && edge.trigger.startsWith('done: '))).toBe(true);
-    expect(submitting.some((edge) => edge.kind === 'error' && edge.guard === 'isRetryableSubmit')).toBe(true);
+    const loading = chart.edges.filter((edge) => edge.source === 'generationJob.fetchingResult.loading');
+    expect(loading.some((edge) => edge.kind === 'error' && edge.guard === 'isRetryable')).toBe(true);
+    // The submit's paid-request child: its check's combined guard.
+    const paid = extractStatechart(paidRequestMachine).edges.map((edge) => `${edge.source} -> ${edge.target}: ${edge.label}`);
+    expect(paid).toContain('paidRequest.checkingCredit -> paidRequest.waiting: always [and(or(checked, affordable), gated)]');
     // Generated invoke ids are replaced by the invoked source's name.
     expect(chart.edges.every((edge) => !edge.trigger.includes('0.generationJob'))).toBe(true);
   });

@@ -1,7 +1,11 @@
 import { and } from 'xstate';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { JOB_SUBMIT_TIMEOUT_MS } from '@/config/limits';
+import { paidAnswer, paidMessage } from '@/machines/paid-request/paid-request.machine';
 import { errorMessageOf } from '@/services/api-error';
+import type { Media } from '@/services/schemas/media';
 import { generationJobSetup } from '@/machines/generation-job/generation-job.setup';
+import type { SubmitRequest } from '@/machines/generation-job/generation-job.types';
 
 // Screens may not import services; they get these types from here.
 export type { Media, MediaResultItem, ProcessingStatus } from '@/services/schemas/media';
@@ -13,18 +17,19 @@ export type {
   GenerationJobParentEvent,
   GenerationJobTag,
   JobOutcome,
-  SubmitInput,
+  SubmitRequest,
 } from '@/machines/generation-job/generation-job.types';
 
 /**
  * One generation job (SPEC §4, §6, §7; ARCHITECTURE §3), spawned by the jobs registry:
  *
- * starting → checkingCredit → denied | submitting (⇄ submitRetrying on no answer, a time-out, a
- * 409 or a gateway error: same Idempotency-Key) → routing → polling { waiting ⇄ checking; paused while the page is hidden;
- * reconnecting after a network error } → fetchingResult → routing → succeeded | failed | nsfw |
- * cancelled. `job.cancel` from any live state: during the submit it is remembered and carried out
- * once the server has named the job; from polling it goes to cancelling (PUT cancel; 409 → the
- * job's real end). A resumed job (input.mediaId) starts polling. `starting`, `checkingCredit` and
+ * starting → submitting { sending ⇄ retrying } (the paid-request child: the credit check, then the
+ * send, again with the same Idempotency-Key on no answer, a time-out, a 409 or a gateway error) →
+ * denied (refused by the check) | routing → polling { waiting ⇄ checking; paused while the page is
+ * hidden; reconnecting after a network error } → fetchingResult → routing → succeeded | failed |
+ * nsfw | cancelled. `job.cancel` from any live state: during the submit it is remembered and
+ * carried out once the server has named the job; from polling it goes to cancelling (PUT cancel;
+ * 409 → the job's real end). A resumed job (input.mediaId) starts polling. `starting` and
  * `routing` are decisions taken at once; the actor never rests in them.
  */
 export const generationJobMachine = generationJobSetup.createMachine({
@@ -68,59 +73,55 @@ export const generationJobMachine = generationJobSetup.createMachine({
       always: [
         { guard: and(['isResume', 'isHidden']), target: '#generationJob.polling.paused' },
         { guard: 'isResume', target: '#generationJob.polling.checking' },
-        { guard: 'isResubmit', target: 'submitting' },
-        { target: 'checkingCredit' },
+        { target: 'submitting' },
       ],
     },
-    checkingCredit: {
-      always: [{ guard: 'canAfford', target: 'submitting' }, { target: 'denied', actions: 'setDeniedError' }],
-    },
     submitting: {
-      // Leaving the state stops the request's actor, which aborts its fetch (the signal).
-      after: { submitTimeout: { target: 'submitRetrying', actions: 'countRetry' } },
+      // The paid-request child checks the credit (SPEC §6; not again for a resubmit), sends, and
+      // sends again with the same key after no answer, a time-out, a 409 or a gateway error: the
+      // request may or may not have reached the server, and only the same key tells (the server
+      // replays the first answer). Its retries show here as `retrying` (Reconnecting…).
       invoke: {
+        id: 'paidRequest',
         src: 'submit',
         input: ({ context }) => ({
-          endpoint: context.endpoint,
-          fields: context.fields ?? {},
+          user: context.user,
+          credit: context.credit,
+          cost: context.cost,
+          request: { endpoint: context.endpoint, fields: context.fields ?? {}, assetId: context.assetId } satisfies SubmitRequest,
           idempotencyKey: context.idempotencyKey,
-          assetId: context.assetId,
+          checked: context.resubmit,
+          maxRetries: Number.POSITIVE_INFINITY,
+          submitTimeoutMs: JOB_SUBMIT_TIMEOUT_MS,
+          hidden: context.hidden,
+          wording: 'job' as const,
         }),
-        onDone: {
-          target: 'routing',
-          actions: [
-            { type: 'storeMedia', params: ({ event }) => ({ media: event.output }) },
-            'resetRetries',
-            'reportSubmitted',
-          ],
-        },
-        onError: [
+        onDone: [
           {
-            guard: { type: 'isRetryableSubmit', params: ({ event }) => ({ error: event.error }) },
-            target: 'submitRetrying',
-            actions: 'countRetry',
+            guard: { type: 'paidDone', params: ({ event }) => ({ output: event.output }) },
+            target: 'routing',
+            actions: [{ type: 'storeMedia', params: ({ event }) => ({ media: paidAnswer<Media>(event.output) }) }, 'reportSubmitted'],
+          },
+          {
+            guard: { type: 'paidRefused', params: ({ event }) => ({ output: event.output }) },
+            target: 'denied',
+            actions: { type: 'setError', params: ({ event }) => ({ message: paidMessage(event.output) }) },
           },
           // Refused by the server: nothing was created, so there is nothing to cancel or refund.
           { guard: 'cancelRequested', target: 'cancelled' },
-          {
-            target: 'failed',
-            actions: { type: 'setError', params: ({ event }) => ({ message: errorMessageOf(event.error) }) },
-          },
+          { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ message: paidMessage(event.output) }) } },
         ],
       },
-      on: { 'job.cancel': { guard: 'cancelNotRequested', actions: 'requestCancel' } },
-    },
-    submitRetrying: {
-      // The request may or may not have reached the server: only sending it again with the same
-      // key tells, so even a cancel waits for that answer (the server replays the first one).
-      tags: ['reconnecting'],
-      // While the page is hidden the timer's end does nothing: the retry waits for the page to
-      // be shown again, as polling does.
-      after: { retryDelay: { guard: 'isVisible', target: 'submitting' } },
+      // Even a cancel waits for the answer: it is carried out once the server has named the job.
       on: {
-        'job.online': 'submitting',
-        'job.visibility': { guard: 'becameVisible', target: 'submitting', actions: 'setHidden' },
         'job.cancel': { guard: 'cancelNotRequested', actions: 'requestCancel' },
+        'job.online': { actions: 'tellPaidOnline' },
+        'job.visibility': { actions: ['setHidden', 'tellPaidVisibility'] },
+      },
+      initial: 'sending',
+      states: {
+        sending: { on: { 'paid.retrying': 'retrying' } },
+        retrying: { tags: ['reconnecting'], on: { 'paid.sending': 'sending' } },
       },
     },
     routing: {

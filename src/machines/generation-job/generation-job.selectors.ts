@@ -42,7 +42,7 @@ const phaseOf = (snapshot: GenerationJobSnapshot): JobPhase => {
   const { context } = snapshot;
   if (snapshot.matches('cancelling') || context.cancelRequested) return 'cancelling';
   if (snapshot.hasTag('reconnecting')) return 'reconnecting';
-  if (snapshot.matches('checkingCredit') || snapshot.matches('starting')) return 'checking';
+  if (snapshot.matches('starting')) return 'checking';
   if (snapshot.matches('submitting')) return 'submitting';
   if (snapshot.matches({ polling: 'paused' })) return 'paused';
   if (snapshot.matches('fetchingResult')) return 'processing';

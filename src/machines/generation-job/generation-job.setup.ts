@@ -1,11 +1,11 @@
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import { JOB_TEXTS } from '@/config/job-texts';
-import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS, JOB_SUBMIT_TIMEOUT_MS } from '@/config/limits';
+import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { fullJitterDelay } from '@/lib/backoff';
-import { affordability, refusalMessage } from '@/lib/affordability';
 import { classifyStatus } from '@/lib/job-status';
 import type { JobStatusClass } from '@/lib/job-status';
-import { isNetworkFailure, isRetryable, isRetryableSubmit, statusOf } from '@/services/api-error';
+import { isPaidDone, paidRequestWith, type PaidRequestEvent, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { isNetworkFailure, isRetryable, statusOf } from '@/services/api-error';
 import { submitGeneration } from '@/services/generation';
 import { cancelMedia, getMedia, getProcessingStatus } from '@/services/media';
 import type { Media, ProcessingStatus } from '@/services/schemas/media';
@@ -16,7 +16,7 @@ import type {
   GenerationJobParentEvent,
   GenerationJobTag,
   JobOutcome,
-  SubmitInput,
+  SubmitRequest,
 } from '@/machines/generation-job/generation-job.types';
 
 const timeOf = (iso: string): number => {
@@ -43,12 +43,13 @@ export const generationJobSetup = setup({
     tags: {} as GenerationJobTag,
   },
   actors: {
-    submit: fromPromise<Media, SubmitInput>(({ input, signal }) =>
-      submitGeneration(input.endpoint, input.fields, {
-        idempotencyKey: input.idempotencyKey,
-        assetId: input.assetId,
-        signal,
-      }),
+    /**
+     * The submit as the paid-request child (the inspector shows it): the SPEC §6 check (skipped
+     * for a resubmit), the send, and the same key again after no answer, a time-out, a 409 or a
+     * gateway error, for as long as it takes.
+     */
+    submit: paidRequestWith<SubmitRequest, Media>(({ request, idempotencyKey }, signal) =>
+      submitGeneration(request.endpoint, request.fields, { idempotencyKey, assetId: request.assetId, signal }),
     ),
     pollStatus: fromPromise<ProcessingStatus, { mediaId: string }>(({ input, signal }) =>
       getProcessingStatus(input.mediaId, { signal }),
@@ -60,19 +61,18 @@ export const generationJobSetup = setup({
   },
   guards: {
     isResume: ({ context }) => context.mediaId !== null,
-    isResubmit: ({ context }) => context.resubmit,
     isHidden: ({ context }) => context.hidden,
     isVisible: ({ context }) => !context.hidden,
-    /** SPEC §6. */
-    canAfford: ({ context }) => affordability({ user: context.user, cost: context.cost, credit: context.credit }).affordable,
+    /** The submit was answered (not refused by the credit check, not failed). */
+    paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
+    /** The credit check refused it (SPEC §6): nothing was sent. */
+    paidRefused: (_, params: { output: PaidRequestOutput }) => params.output.outcome === 'refused',
     cancelRequested: ({ context }) => context.cancelRequested,
     cancelNotRequested: ({ context }) => !context.cancelRequested,
     statusIs: ({ context }, params: { is: JobStatusClass }) => classifyStatus(context.status) === params.is,
     becameHidden: ({ event }) => event.type === 'job.visibility' && event.hidden,
     becameVisible: ({ event }) => event.type === 'job.visibility' && !event.hidden,
     isNetworkError: (_, params: { error: unknown }) => isNetworkFailure(params.error),
-    /** No answer, a time-out, a 409 or a gateway error: sent again with the same key. */
-    isRetryableSubmit: (_, params: { error: unknown }) => isRetryableSubmit(params.error),
     /** Worth trying again: no answer at all, or the server's own failure. */
     isRetryable: (_, params: { error: unknown }) => isRetryable(params.error),
     isConflict: (_, params: { error: unknown }) => statusOf(params.error) === 409,
@@ -85,10 +85,11 @@ export const generationJobSetup = setup({
   actions: {
     setHidden: assign(({ event }) => (event.type === 'job.visibility' ? { hidden: event.hidden } : {})),
     requestCancel: assign({ cancelRequested: true }),
-    setDeniedError: assign(({ context }) => {
-      const check = affordability({ user: context.user, cost: context.cost, credit: context.credit });
-      return check.affordable ? {} : { error: refusalMessage(check, 'job') };
-    }),
+    /** The page's visibility and the network, for the submit's child (a retry waits while hidden). */
+    tellPaidVisibility: sendTo('paidRequest', ({ event }) =>
+      ({ type: 'paid.visibility', hidden: event.type === 'job.visibility' && event.hidden }) satisfies PaidRequestEvent,
+    ),
+    tellPaidOnline: sendTo('paidRequest', { type: 'paid.online' } satisfies PaidRequestEvent),
     /** A media answer (submit, fetch, cancel): the job as the server now has it. */
     storeMedia: assign((_, params: { media: Media }) => ({
       mediaId: params.media.id,
@@ -146,7 +147,5 @@ export const generationJobSetup = setup({
     retryDelay: ({ context }) => fullJitterDelay(Math.max(context.retryAttempt - 1, 0), JOB_POLL),
     /** A poll, fetch or cancel still unanswered after this is given up (its request aborted). */
     requestTimeout: JOB_REQUEST_TIMEOUT_MS,
-    /** The same for the submit, which is sent again with its key. */
-    submitTimeout: JOB_SUBMIT_TIMEOUT_MS,
   },
 });

@@ -1,4 +1,5 @@
 import type { CreditCheckUser } from '@/lib/affordability';
+import type { PaidRequestParentEvent } from '@/machines/paid-request/paid-request.machine';
 import type { MultipartFields } from '@/services/http';
 import type { Media } from '@/services/schemas/media';
 
@@ -62,7 +63,10 @@ export interface GenerationJobContext extends Omit<GenerationJobInput, 'mediaId'
   refunded: boolean;
   /** Polls answered so far: the exponent of the poll back-off. */
   pollAttempt: number;
-  /** Consecutive failed attempts at reaching the server: the exponent of the retry back-off. */
+  /**
+   * Consecutive failed attempts at reaching the server after the submit (polls, the result, a
+   * cancel): the exponent of the retry back-off. The submit's own are its paid-request child's.
+   */
   retryAttempt: number;
   hidden: boolean;
   /** `updated_at` of the last answer applied; an older answer is stale and ignored. */
@@ -75,7 +79,9 @@ export interface GenerationJobContext extends Omit<GenerationJobInput, 'mediaId'
 export type GenerationJobEvent =
   | { type: 'job.cancel' }
   | { type: 'job.visibility'; hidden: boolean }
-  | { type: 'job.online' };
+  | { type: 'job.online' }
+  /** From the submit's paid-request child: a retry starts (reconnecting) or ends. */
+  | PaidRequestParentEvent;
 
 /** What a job tells the registry (its parent); the same events are emitted for `actor.on`. */
 export type GenerationJobParentEvent =
@@ -91,9 +97,9 @@ export type GenerationJobParentEvent =
 
 export type GenerationJobTag = 'reconnecting';
 
-export interface SubmitInput {
+/** The job's request, as its paid-request child hands it to the submit (with the key). */
+export interface SubmitRequest {
   endpoint: string;
   fields: MultipartFields;
-  idempotencyKey: string;
   assetId: string | null;
 }

@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, setup } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, or, setup } from 'xstate';
 import { JOB_POLL } from '@/config/limits';
 import { affordability, refusalMessage, type CreditCheckUser, type RefusalReason, type RefusalWording } from '@/lib/affordability';
 import { fullJitterDelay } from '@/lib/backoff';
@@ -6,12 +6,11 @@ import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-error';
 
 /**
- * One paid call (issue 18 item 2): a story step's parts and sound (the story wizard's `generating`,
- * gated until its autosave is held) and an album's "Generate videos" (the batch machine's
- * `generating`). A generation job's submit does not use it yet: it still has its own
- * checkingCredit → submitting ⇄ submitRetrying states (with the same rule, lib/affordability.ts),
- * tied to its cancel-while-submitting and resubmit-after-reload; adopting it there is issue 18's
- * open work.
+ * One paid call (issue 18 item 2), the same child in the three machines that pay: a generation
+ * job's submit (the job's `submitting`, with no limit on retries, a submit time-out, and the check
+ * skipped for a resubmit after a reload), a story step's parts and sound (the story wizard's
+ * `generating`, gated until its autosave is held) and an album's "Generate videos" (the batch
+ * machine's `generating`).
  *
  * SPEC §6 is checked before anything is sent; then the call is sent with one Idempotency-Key, and
  * sent again with the same key while no answer comes (the server replays the first answer when it
@@ -22,7 +21,9 @@ import { errorMessageOf, isRetryable, isRetryableSubmit } from '@/services/api-e
  *                    → done (final: the answer) | failed (final: the error)
  *
  * The call itself is the `submit` actor, which each parent provides (`paidRequestWith`); the
- * parent reads the outcome from `xstate.done.actor.<id>` (`output`).
+ * parent reads the outcome from `xstate.done.actor.<id>` (`output`). A parent that shows a retry
+ * (the job's "Reconnecting…") hears `paid.retrying` and `paid.sending` (PaidRequestParentEvent):
+ * a child's own state change makes no new snapshot of its parent.
  */
 
 /** What `submit` is given: the parent's request as it built it, and the key every retry sends again. */
@@ -51,6 +52,11 @@ export interface PaidRequestInput {
   /** The page is hidden: a retry waits until it is shown (or the browser is back online). */
   hidden?: boolean;
   /**
+   * The check passed already (a job's request sent once before a reload, whose answer never
+   * came): sent without a second one, as the balance may not even be loaded yet.
+   */
+  checked?: boolean;
+  /**
    * Once the check passes, wait for the parent's `paid.go` before sending (the story wizard's save
    * of older edits still on its way must land first); a refusal still comes at once.
    */
@@ -74,6 +80,7 @@ export interface PaidRequestContext {
   submitTimeoutMs: number | null;
   hidden: boolean;
   gated: boolean;
+  checked: boolean;
   /** Sends again so far (0 while the first send is on its way). */
   retryAttempt: number;
   /** Set on reaching a final state. */
@@ -87,6 +94,13 @@ export type PaidRequestEvent =
   | { type: 'paid.online' }
   /** A gated request may be sent now. */
   | { type: 'paid.go' };
+
+/** What the child tells its parent (when it has one) as a retry starts and ends. */
+export type PaidRequestParentEvent =
+  /** No answer came: the call will be sent again after a wait (the parent may show "reconnecting"). */
+  | { type: 'paid.retrying' }
+  /** The call is on its way again. */
+  | { type: 'paid.sending' };
 
 /** Waits that never end: no submit time-out was asked for. */
 const NEVER_MS = 2 ** 31 - 1;
@@ -106,6 +120,7 @@ export const paidRequestMachine = setup({
   },
   guards: {
     affordable: ({ context }) => affordability({ user: context.user, cost: context.cost, credit: context.credit }).affordable,
+    checked: ({ context }) => context.checked,
     retryable: ({ context }, params: { error: unknown }) =>
       context.retryAttempt < context.maxRetries && (context.retryServerErrors ? isRetryable(params.error) : isRetryableSubmit(params.error)),
     hasSubmitTimeout: ({ context }) => context.submitTimeoutMs !== null,
@@ -120,6 +135,10 @@ export const paidRequestMachine = setup({
       return { outcome: { outcome: 'refused' as const, reason: check.reason, message: refusalMessage(check, context.wording) } };
     }),
     countRetry: assign(({ context }) => ({ retryAttempt: context.retryAttempt + 1 })),
+    /** Tells the parent, if there is one (a child started alone, in its own tests, has none). */
+    tellParent: enqueueActions(({ self, enqueue }, params: PaidRequestParentEvent) => {
+      if (self._parent) enqueue.sendParent(params);
+    }),
     setHidden: assign(({ event }) => (event.type === 'paid.visibility' ? { hidden: event.hidden } : {})),
     succeed: assign(({ context }, params: { answer: unknown }) => ({
       outcome: { outcome: 'done' as const, answer: params.answer, idempotencyKey: context.idempotencyKey },
@@ -146,17 +165,18 @@ export const paidRequestMachine = setup({
     submitTimeoutMs: input.submitTimeoutMs ?? null,
     hidden: input.hidden ?? false,
     gated: input.gated ?? false,
+    checked: input.checked ?? false,
     retryAttempt: 0,
     outcome: null,
   }),
   on: { 'paid.visibility': { actions: 'setHidden' } },
   initial: 'checkingCredit',
   states: {
-    /** SPEC §6, before any paid call. */
+    /** SPEC §6, before any paid call (once: a resubmit was checked when first sent). */
     checkingCredit: {
       always: [
-        { guard: and(['affordable', 'gated']), target: 'waiting' },
-        { guard: 'affordable', target: 'submitting' },
+        { guard: and([or(['checked', 'affordable']), 'gated']), target: 'waiting' },
+        { guard: or(['checked', 'affordable']), target: 'submitting' },
         { target: 'refused', actions: 'refuse' },
       ],
     },
@@ -178,6 +198,8 @@ export const paidRequestMachine = setup({
     /** The call may or may not have reached the server: only sending it again with the same key tells. */
     retrying: {
       tags: ['reconnecting'],
+      entry: { type: 'tellParent', params: { type: 'paid.retrying' } },
+      exit: { type: 'tellParent', params: { type: 'paid.sending' } },
       after: { retryDelay: { guard: 'visible', target: 'submitting' } },
       on: {
         'paid.online': 'submitting',

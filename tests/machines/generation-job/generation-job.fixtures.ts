@@ -8,8 +8,9 @@ import type {
   GenerationJobParentEvent,
   Media,
   ProcessingStatus,
-  SubmitInput,
+  SubmitRequest,
 } from '@/machines/generation-job/generation-job.machine';
+import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
 import { buildFinishedMedia, buildMedia, buildStatus } from '../../services/media.fixtures';
 
 export { buildFinishedMedia, buildMedia, buildStatus };
@@ -39,6 +40,15 @@ export function buildJobInput(overrides: Partial<GenerationJobInput> = {}): Gene
     credit: 100,
     ...overrides,
   };
+}
+
+/** One submit as the server receives it: the request and the key its paid-request child sent it with. */
+export type SubmitInput = SubmitRequest & { idempotencyKey: string };
+
+/** The job's submit child (paid-request.machine) with its call answered by `send`, retrying after half a second unless `realDelays`. */
+export function submitChildFor(send: (input: SubmitInput, signal: AbortSignal) => Promise<Media>, options: { realDelays?: boolean } = {}) {
+  const child = paidRequestWith<SubmitRequest, Media>(({ request, idempotencyKey }, signal) => send({ ...request, idempotencyKey }, signal));
+  return options.realDelays ? child : child.provide({ delays: { retryDelay: 500 } });
 }
 
 /** The four calls a job makes, as mocks a test scripts. */
@@ -79,7 +89,7 @@ export function buildJobServer(): JobServer {
 /** The job machine with its calls answered by `server` (and, unless `realDelays`, fixed waits). */
 export function jobMachineFor(server: JobServer, options: { realDelays?: boolean } = {}) {
   const actors = {
-    submit: fromPromise<Media, SubmitInput>(({ input }) => server.submit(input)),
+    submit: submitChildFor((input) => server.submit(input), options),
     pollStatus: fromPromise<ProcessingStatus, { mediaId: string }>(({ input }) => server.poll(input.mediaId)),
     fetchMedia: fromPromise<Media, { mediaId: string }>(({ input }) => server.fetch(input.mediaId)),
     cancelJob: fromPromise<Media, { mediaId: string }>(({ input }) => server.cancel(input.mediaId)),

@@ -5,6 +5,9 @@ import { classifyStatus } from '@/lib/job-status';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobEvent, GenerationJobInput } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobSnapshot } from '@/machines/generation-job/generation-job.selectors';
+import { isRetryableSubmit, errorMessageOf } from '@/services/api-error';
+import type { PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { paidChildOf } from '../../helpers/paid-child';
 import { activePaths, itTakesEveryTransition, itVisitsEveryState, machineGraph, ownEventsOf } from '../../helpers/graph-coverage';
 import { buildFinishedMedia, buildJobInput, buildMedia, buildStatus, httpError, networkError } from './generation-job.fixtures';
 
@@ -23,14 +26,15 @@ const NEWER = '2025-01-01T10:00:05.000Z';
 const OLDER = '2025-01-01T09:59:00.000Z';
 
 /** What each actor of the machine may answer with, by its name in `setup`. */
+const submitAnswers = [
+  buildMedia(),
+  buildFinishedMedia(),
+  buildMedia({ status: 'failed', refunded: true, error: 'Engine failure' }),
+  buildMedia({ status: 'nsfw', refunded: true }),
+  buildMedia({ status: 'cancelled', refunded: true }),
+];
+
 const outputsBySrc: Record<string, readonly unknown[]> = {
-  submit: [
-    buildMedia(),
-    buildFinishedMedia(),
-    buildMedia({ status: 'failed', refunded: true, error: 'Engine failure' }),
-    buildMedia({ status: 'nsfw', refunded: true }),
-    buildMedia({ status: 'cancelled', refunded: true }),
-  ],
   pollStatus: [
     buildStatus({ status: 'processing_source', updated_at: NEWER }),
     buildStatus({ status: 'queue_source', updated_at: OLDER }),
@@ -49,11 +53,26 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
 
 const errors = [networkError(), httpError(400, 'Bad request'), httpError(404, 'Not found'), httpError(409, 'Ended'), httpError(503, 'Busy')];
 
+/**
+ * What the submit's paid-request child may end with: its own refusal when its credit check refused
+ * (it ends at once, having sent nothing; its states are its own graph's), else one of the server's
+ * answers, or a failure it does not retry (it retries the rest for as long as it takes).
+ */
+const paidOutcomes = (snapshot: GenerationJobSnapshot): PaidRequestOutput[] => {
+  const paid = paidChildOf(snapshot);
+  if (paid?.status === 'done' && paid.output) return [paid.output];
+  return [
+    ...submitAnswers.map((answer) => ({ outcome: 'done' as const, answer, idempotencyKey: 'key-1' })),
+    ...errors.filter((error) => !isRetryableSubmit(error)).map((error) => ({ outcome: 'failed' as const, error, message: errorMessageOf(error) })),
+  ];
+};
+
 /** The answers of the actors the active states invoke, as the done and error events XState sends. */
 const actorEvents = (snapshot: GenerationJobSnapshot): GenerationJobEvent[] =>
   activePaths(snapshot.value).flatMap((path) =>
     (nodeByPath.get(path)?.invoke ?? []).flatMap((invoke) => {
       const src = typeof invoke.src === 'string' ? invoke.src : '';
+      if (src === 'submit') return paidOutcomes(snapshot).map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })) as unknown as GenerationJobEvent[];
       return [
         ...(outputsBySrc[src] ?? []).map((output) => ({ type: `xstate.done.actor.${invoke.id}`, output })),
         ...errors.map((error) => ({ type: `xstate.error.actor.${invoke.id}`, error })),
@@ -66,6 +85,9 @@ const uiEvents: GenerationJobEvent[] = [
   { type: 'job.visibility', hidden: true },
   { type: 'job.visibility', hidden: false },
   { type: 'job.online' },
+  // What the submit's child tells the job as a retry starts and ends.
+  { type: 'paid.retrying' },
+  { type: 'paid.sending' },
 ];
 
 /** The state value plus what the guards read, so no guarded path is pruned. */
@@ -97,14 +119,15 @@ describe('generation job paths (xstate/graph)', () => {
   itVisitsEveryState(graph, {
     title: 'reaches every state node where a job can rest',
     atLeast: 15,
-    decisions: ['checkingCredit', 'routing', 'starting'],
+    decisions: ['routing', 'starting'],
   });
 
   itTakesEveryTransition(graph, {
     atLeast: 45,
     includes: [
       'polling.waiting · xstate.after.pollDelay.generationJob.polling.waiting #0',
-      'submitRetrying · xstate.after.retryDelay.generationJob.submitRetrying #0',
+      'submitting.sending · paid.retrying #0',
+      'submitting.retrying · paid.sending #0',
       'polling.checking · xstate.done.actor.0.generationJob.polling.checking #0',
     ],
   });
@@ -112,8 +135,16 @@ describe('generation job paths (xstate/graph)', () => {
   it('every final state is reached, and a job denied never sent a request', () => {
     const finals = ['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'];
     for (const final of finals) expect(graph.paths.some((path) => path.state.value === final)).toBe(true);
-    for (const path of graph.paths.filter((candidate) => candidate.state.value === 'denied')) {
-      expect(path.steps.some((step) => step.event.type.startsWith('xstate.done.actor.'))).toBe(false);
+    const denied = graph.paths.filter((candidate) => candidate.state.value === 'denied');
+    expect(denied.length).toBeGreaterThan(0);
+    for (const path of denied) {
+      // The only answer on the way is the child's refusal, and the child never left its check.
+      const answers = path.steps.filter((step) => step.event.type.startsWith('xstate.done.actor.'));
+      expect(answers.map((step) => (step.event as unknown as { output: PaidRequestOutput }).output.outcome)).toEqual(['refused']);
+      for (const step of path.steps) {
+        const paid = paidChildOf(step.state);
+        if (paid) expect(paid.value).toBe('refused');
+      }
     }
   });
 

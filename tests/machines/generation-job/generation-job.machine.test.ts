@@ -3,12 +3,7 @@ import { createActor, fromPromise, setup } from 'xstate';
 import { JOB_REQUEST_TIMEOUT_MS, JOB_SUBMIT_TIMEOUT_MS } from '@/config/limits';
 import type { ActorRefFrom } from 'xstate';
 import { MESSAGES } from '@/config/messages';
-import type {
-  GenerationJobParentEvent,
-  Media,
-  ProcessingStatus,
-  SubmitInput,
-} from '@/machines/generation-job/generation-job.machine';
+import type { GenerationJobParentEvent, Media, ProcessingStatus } from '@/machines/generation-job/generation-job.machine';
 import { selectCanCancel, selectJobView } from '@/machines/generation-job/generation-job.selectors';
 import { JOB_TEXTS } from '@/config/job-texts';
 import {
@@ -26,6 +21,7 @@ import {
   jobMachineFor,
   networkError,
   startJob,
+  submitChildFor,
 } from './generation-job.fixtures';
 
 const server = setUpJobServer();
@@ -83,7 +79,7 @@ describe('submitting', () => {
     server.submit.mockRejectedValueOnce(networkError()).mockRejectedValueOnce(networkError());
     const { actor } = startJob(server);
     await flush();
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
     expect(actor.getSnapshot().hasTag('reconnecting')).toBe(true);
     expect(phase(actor)).toBe('reconnecting');
 
@@ -91,7 +87,7 @@ describe('submitting', () => {
     expect(server.submit).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(server.submit).toHaveBeenCalledTimes(2);
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
 
     // Back online: sent again at once.
     actor.send({ type: 'job.online' });
@@ -127,7 +123,7 @@ describe('submitting', () => {
     server.submit.mockRejectedValueOnce(httpError(status, detail));
     const { actor, reports } = startJob(server);
     await flush();
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
     expect(phase(actor)).toBe('reconnecting');
     expect(reports).toEqual([]);
     await vi.advanceTimersByTimeAsync(499);
@@ -149,7 +145,7 @@ describe('submitting', () => {
     const signals: AbortSignal[] = [];
     const hang = jobMachineFor(server).provide({
       actors: {
-        submit: fromPromise<Media, SubmitInput>(({ input, signal }) => {
+        submit: submitChildFor((input, signal) => {
           signals.push(signal);
           return signals.length === 1 ? new Promise<Media>(() => {}) : server.submit(input);
         }),
@@ -157,9 +153,9 @@ describe('submitting', () => {
     });
     const actor = createActor(hang, { input: buildJobInput() }).start();
     await vi.advanceTimersByTimeAsync(JOB_SUBMIT_TIMEOUT_MS - 1);
-    expect(actor.getSnapshot().value).toBe('submitting');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'sending' });
     await vi.advanceTimersByTimeAsync(1);
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
     expect(signals[0]?.aborted).toBe(true);
     await vi.advanceTimersByTimeAsync(500);
     expect(signals).toHaveLength(2);
@@ -174,7 +170,7 @@ describe('submitting', () => {
     actor.send({ type: 'job.visibility', hidden: true });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(server.submit).toHaveBeenCalledTimes(1);
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
     actor.send({ type: 'job.visibility', hidden: false });
     await flush();
     expect(server.submit).toHaveBeenCalledTimes(2);
@@ -503,11 +499,11 @@ describe('cancel in each live state', () => {
     expect(server.cancel).not.toHaveBeenCalled();
   });
 
-  it('submitRetrying: the request is resolved with the same key, then cancelled', async () => {
+  it('submitting.retrying: the request is resolved with the same key, then cancelled', async () => {
     server.submit.mockRejectedValueOnce(networkError());
     const { actor } = startJob(server);
     await flush();
-    expect(actor.getSnapshot().value).toBe('submitRetrying');
+    expect(actor.getSnapshot().value).toEqual({ submitting: 'retrying' });
     actor.send({ type: 'job.cancel' });
     expect(phase(actor)).toBe('cancelling');
     await vi.advanceTimersByTimeAsync(500);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, setup } from 'xstate';
 import { paidRequestWith, type PaidRequestInput, type PaidSubmitInput } from '@/machines/paid-request/paid-request.machine';
 import {
   selectPaidRequestKey,
@@ -73,6 +73,39 @@ describe('paidRequest', () => {
     await flush();
     expect(developer.calls).toHaveLength(1);
     expect(developer.actor.getSnapshot().output).toMatchObject({ outcome: 'done' });
+  });
+
+  it('sends a request checked already (a resubmit after a reload) without a second check', async () => {
+    const { actor, calls } = start(async () => 'answer', { user: null, credit: null, checked: true, idempotencyKey: 'stored-key' });
+    await flush();
+    expect(calls).toEqual([{ request: { board: 'b' }, idempotencyKey: 'stored-key' }]);
+    expect(actor.getSnapshot().output).toMatchObject({ outcome: 'done', answer: 'answer' });
+  });
+
+  it('tells its parent when a retry starts and when the call is on its way again', async () => {
+    let answers = 0;
+    const child = paidRequestWith<Request, string>(async () => {
+      answers += 1;
+      if (answers === 1) throw networkError();
+      return 'answer';
+    });
+    const heard: string[] = [];
+    const parent = setup({ actors: { child } }).createMachine({
+      invoke: {
+        src: 'child',
+        input: { user: CREATOR, credit: 10, cost: 8, request: { board: 'b' }, maxRetries: 2 },
+      },
+      on: {
+        'paid.retrying': { actions: ({ event }) => heard.push(event.type) },
+        'paid.sending': { actions: ({ event }) => heard.push(event.type) },
+      },
+    });
+    createActor(parent).start();
+    await flush();
+    expect(heard).toEqual(['paid.retrying']);
+    await afterRetryWait();
+    expect(heard).toEqual(['paid.retrying', 'paid.sending']);
+    expect(answers).toBe(2);
   });
 
   it('sends the same key again after no answer, and gives up after maxRetries', async () => {
