@@ -3,6 +3,7 @@
  * (the entry chunk, its static imports and their CSS, gzip level 9) and the largest lazy chunk,
  * against `bench/budget.json`; then how hard 50 running jobs poll the server (visible and hidden,
  * `bench/polling.ts`) and how many processing-status requests per second the local server answers
+ * as a share of a bare Fastify's, measured in turns with the load from another process
  * (`bench/status-endpoint.ts`); then how fast the local engine makes video (`bench/video-render.ts`:
  * render seconds per second of a 640 px parallax clip and of an edit, and whether the server's
  * event loop stays free meanwhile); then Lighthouse (`bench/lighthouse.ts`: mobile profile, median
@@ -82,7 +83,7 @@ const budget = JSON.parse(readFileSync(join(root, 'bench/budget.json'), 'utf8'))
   largestLazyChunkGzipBytes: number;
   qaToolChunksGzipBytes: number;
   pollingRequestsPerMinuteFor50Jobs: number;
-  statusRequestsPerSecondAtLeast: number;
+  statusShareOfBareFastifyAtLeast: number;
   parallaxRenderSecondsPerVideoSecondAtMost: number;
   videoEditSecondsPerVideoSecondAtMost: number;
   eventLoopDelayDuringVideoMsAtMost: number;
@@ -128,7 +129,7 @@ const lines = [
 const polling = await measurePolling();
 const status = await measureStatusEndpoint();
 const pollingWithin = polling.requestsPerMinuteSteady <= budget.pollingRequestsPerMinuteFor50Jobs && polling.requestsWhileHidden === 0;
-const statusWithin = status.requestsPerSecond >= budget.statusRequestsPerSecondAtLeast && status.failures === 0;
+const statusWithin = status.shareOfBare >= budget.statusShareOfBareFastifyAtLeast && status.kinora.failures === 0;
 lines.push(
   '',
   '| jobs and polling | figure | budget | within |',
@@ -136,8 +137,10 @@ lines.push(
   `| processing-status requests per minute, ${polling.jobs} jobs running, first ${polling.visibleMinutes} min (simulated clock) | ${polling.requestsPerMinuteVisible.toFixed(1)} | | |`,
   `| … steady state (last 5 min) | ${polling.requestsPerMinuteSteady.toFixed(1)} | ≤ ${budget.pollingRequestsPerMinuteFor50Jobs} | ${polling.requestsPerMinuteSteady <= budget.pollingRequestsPerMinuteFor50Jobs ? 'yes' : 'NO'} |`,
   `| requests while the page is hidden (${polling.hiddenMinutes} min) | ${polling.requestsWhileHidden} | 0 | ${polling.requestsWhileHidden === 0 ? 'yes' : 'NO'} |`,
-  `| processing-status requests per second, local server (${status.connections} clients, ${status.seconds.toFixed(1)} s) | ${status.requestsPerSecond.toFixed(0)} | ≥ ${budget.statusRequestsPerSecondAtLeast} | ${statusWithin ? 'yes' : 'NO'} |`,
-  `| … latency p50 / p99 | ${status.p50Ms.toFixed(1)} / ${status.p99Ms.toFixed(1)} ms | | |`,
+  `| processing-status, local server: share of a bare Fastify's requests per second (${status.connections} clients in another process, best of 2 × ${status.seconds} s each, load ${status.load.toFixed(1)}) | ${(status.shareOfBare * 100).toFixed(1)} % | ≥ ${(budget.statusShareOfBareFastifyAtLeast * 100).toFixed(0)} % | ${statusWithin ? 'yes' : 'NO'} |`,
+  `| … requests per second, Kinora / bare Fastify | ${status.kinora.requestsPerSecond.toFixed(0)} / ${status.bare.requestsPerSecond.toFixed(0)} | | |`,
+  `| … latency p50 / p99, Kinora (bare Fastify) | ${status.kinora.p50Ms.toFixed(1)} / ${status.kinora.p99Ms.toFixed(1)} ms (${status.bare.p50Ms.toFixed(1)} / ${status.bare.p99Ms.toFixed(1)} ms) | | |`,
+  `| … failed answers, Kinora | ${status.kinora.failures} | 0 | ${status.kinora.failures === 0 ? 'yes' : 'NO'} |`,
 );
 
 const video = await measureVideoRender();

@@ -410,9 +410,11 @@ export interface ProcessingStatusRow {
   updated_at: Date;
 }
 
-export async function findProcessingStatus(db: Queryable, id: string): Promise<ProcessingStatusRow | null> {
-  const { rows } = await db.query<ProcessingStatusRow>('SELECT id, status, progress, items, updated_at FROM media WHERE id = $1', [id]);
-  return rows[0] ?? null;
+/** The progress of several jobs in one query, by id (an unknown id is absent). */
+export async function findProcessingStatuses(db: Queryable, ids: readonly string[]): Promise<Map<string, ProcessingStatusRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<ProcessingStatusRow>('SELECT id, status, progress, items, updated_at FROM media WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** Statuses of several jobs at once (the engine's one poller for every async_mode=false waiter). */

@@ -22,6 +22,7 @@ import {
 import type { RemoteRequest, RenderContext, RenderProvider } from '../render/provider.ts';
 import { RenderRejectedError } from '../render/render-errors.ts';
 import { createMediaStore, type FileToStore, type MediaStore } from './media-store.ts';
+import { createStatusReader, type StatusReader } from './status-reader.ts';
 import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
 import { jobStages, MissingInputError, resolveInputs, runPipeline, StoppedError, successStatusOf, type PipelineResult } from './pipelines.ts';
 
@@ -108,8 +109,10 @@ export interface JobEngine {
   stop(): Promise<void>;
   /** A job was queued: wake an idle worker now. */
   notify(): void;
-  /** A job ended outside the workers (cancel, delete): wake its waiters. */
+  /** A job ended outside the workers (cancel, delete): wake its waiters, and read its status afresh. */
   announceEnd(id: string): void;
+  /** processing-status reads: batched, briefly remembered, fresh after an end announced here. */
+  readonly statuses: StatusReader;
   /**
    * Resolves true once the job has ended (or is gone), false after `timeoutMs`, on stop or when
    * `signal` aborts. Every waiter shares one poller and the workers' end events.
@@ -185,7 +188,10 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
   /** Jobs this server is rendering now, with what checks whether each was cancelled. */
   const inFlight = new Map<string, () => void>();
 
+  const statuses = createStatusReader(db);
+
   const announceEnd = (id: string): void => {
+    statuses.forget(id);
     inFlight.get(id)?.();
     if (waiters.has(id)) void recheckWaiters([id]);
   };
@@ -521,6 +527,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     },
     notify: wake,
     announceEnd,
+    statuses,
     waitForEnd(id, timeoutMs, signal) {
       return new Promise((resolve) => {
         if (!running || signal?.aborted) {

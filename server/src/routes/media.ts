@@ -12,7 +12,6 @@ import {
   endJobWithRefund,
   findMedia,
   findOwnMedia,
-  findProcessingStatus,
   insertMedia,
   isLive,
   listOwnMedia,
@@ -191,7 +190,7 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
   app.get<{ Params: { id: string } }>(
     '/media/:id/processing-status',
     async (request, reply): Promise<{ data: ProcessingStatus }> => {
-      const row = await findProcessingStatus(db, request.params.id);
+      const row = await engine.statuses.read(request.params.id);
       if (!row) throw new HttpError(404, DETAILS.notFound);
       reply.header('Cache-Control', 'no-store');
       return ok({
