@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -144,6 +145,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', noStoreForSignedIn);
   // Registered now so the upload calls of later issues share one set of limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
+  // Issue 19: JSON answers of 1 KB or more go out compressed (brotli at quality 4, else gzip), with
+  // Vary: Accept-Encoding; the built files are compressed once at build time (spa.ts), video ranges
+  // and pictures never. Registered before the routes: it hooks each route as it is added.
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
   acceptEmptyJsonBodies(app);
   // Route schemas are zod (routes/route-schemas.ts); a route without one is not validated.
   app.setValidatorCompiler(validatorCompiler);

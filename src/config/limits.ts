@@ -112,6 +112,11 @@ export const SENTRY_RATES = {
  * 0…min(cap, base × 2^attempt); polled at once when a hidden page is shown again.
  */
 export const JOB_POLL = { baseMs: 2000, capMs: 30_000 } as const;
+/**
+ * Polls that start at the same moment (a page shown again with its jobs) go as one request of at
+ * most this many ids (Kinora's GET media/processing-status?ids=…); the server takes no more.
+ */
+export const STATUS_BATCH_MAX_IDS = 50;
 /** Finished jobs the jobs panel keeps listing (and the registry keeps in local storage). */
 export const RECENT_JOBS_LIMIT = 20;
 /**

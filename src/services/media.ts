@@ -5,8 +5,12 @@ import {
   fileUrlSchema,
   mediaListSchema,
   mediaSchema,
+  processingStatusBatchSchema,
   processingStatusSchema,
 } from '@/services/schemas/media';
+import { STATUS_BATCH_MAX_IDS } from '@/config/limits';
+import { JOB_TEXTS } from '@/config/job-texts';
+import { ApiError } from '@/services/api-error';
 import type { FileUrl, Media, ProcessingStatus } from '@/services/schemas/media';
 import type { ShareRequest } from '@/services/schemas/content';
 import { apiDelete, apiGet, apiPostMultipart, apiPutJson, apiPutMultipart, uploadFraction } from '@/services/http';
@@ -38,9 +42,88 @@ export const getMedia = (id: string, fields?: readonly string[], options: CallOp
     signal: options.signal,
   });
 
-/** GET media/{id}/processing-status, without user auth (SPEC §6): status, progress and item statuses. */
+interface PollWaiter {
+  resolve(status: ProcessingStatus): void;
+  reject(error: unknown): void;
+  signal?: AbortSignal;
+}
+
+/** Polls asked for in the code now running, sent together once it is done (a microtask). */
+let waitingPolls = new Map<string, PollWaiter[]>();
+let pollsQueued = false;
+
+const abortedPoll = (): ApiError => new ApiError('The poll was stopped.', { kind: 'network' });
+
+/** One request for `ids`: SPEC's own call for one job, Kinora's batched call for several. */
+async function statusesOf(ids: readonly string[], signal: AbortSignal): Promise<Map<string, ProcessingStatus>> {
+  if (ids.length === 1) {
+    const status = await apiGet(`${mediaPath(ids[0]!)}/processing-status`, processingStatusSchema, { auth: 'none', signal });
+    return new Map([[ids[0]!, status]]);
+  }
+  const answer = await apiGet('media/processing-status', processingStatusBatchSchema, { auth: 'none', query: { ids: ids.join(',') }, signal });
+  return new Map(answer.items.map((status) => [status.id, status]));
+}
+
+const stillWanted = (waiter: PollWaiter): boolean => !waiter.signal?.aborted;
+
+function sendPolls(allIds: readonly string[], polls: Map<string, PollWaiter[]>): void {
+  // A poll stopped before it was sent is not asked for (it was rejected as it stopped).
+  const ids = allIds.filter((id) => polls.get(id)?.some(stillWanted));
+  if (ids.length === 0) return;
+  const waiters = ids.flatMap((id) => polls.get(id) ?? []);
+  // The request stops only when every poll it carries has been stopped.
+  const controller = new AbortController();
+  const stopWhenNoneWanted = () => {
+    if (!waiters.some(stillWanted)) controller.abort();
+  };
+  for (const waiter of waiters) waiter.signal?.addEventListener('abort', stopWhenNoneWanted, { once: true });
+  statusesOf(ids, controller.signal).then(
+    (byId) => {
+      for (const id of ids) {
+        const status = byId.get(id);
+        for (const waiter of polls.get(id) ?? []) {
+          if (status) waiter.resolve(status);
+          // Left out of a batched answer: unknown to the server, as the single call's 404 says.
+          else waiter.reject(new ApiError(JOB_TEXTS.notFound, { kind: 'http', status: 404 }));
+        }
+      }
+    },
+    (error: unknown) => {
+      for (const waiter of waiters) waiter.reject(error);
+    },
+  );
+}
+
+function sendWaitingPolls(): void {
+  pollsQueued = false;
+  const polls = waitingPolls;
+  waitingPolls = new Map();
+  const ids = [...polls.keys()];
+  for (let start = 0; start < ids.length; start += STATUS_BATCH_MAX_IDS) sendPolls(ids.slice(start, start + STATUS_BATCH_MAX_IDS), polls);
+}
+
+/**
+ * GET media/{id}/processing-status, without user auth (SPEC §6): status, progress and item
+ * statuses. Polls that start in the same moment — every job of a page shown again — go as one
+ * request (Kinora's GET media/processing-status?ids=…, at most STATUS_BATCH_MAX_IDS ids each), not
+ * one each; a poll alone goes as SPEC's call.
+ */
 export const getProcessingStatus = (id: string, options: CallOptions = {}): Promise<ProcessingStatus> =>
-  apiGet(`${mediaPath(id)}/processing-status`, processingStatusSchema, { auth: 'none', signal: options.signal });
+  new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(abortedPoll());
+      return;
+    }
+    const waiter: PollWaiter = { resolve, reject, signal: options.signal };
+    // A stopped poll fails at once (an answer that comes later is ignored: the promise is settled).
+    options.signal?.addEventListener('abort', () => reject(abortedPoll()), { once: true });
+    const waiters = waitingPolls.get(id);
+    if (waiters) waiters.push(waiter);
+    else waitingPolls.set(id, [waiter]);
+    if (pollsQueued) return;
+    pollsQueued = true;
+    queueMicrotask(sendWaitingPolls);
+  });
 
 /** GET media?tool=&limit= (Kinora's): the caller's own media, newest first. */
 export const listMedia = async (query: ListMediaQuery = {}, options: CallOptions = {}): Promise<Media[]> =>

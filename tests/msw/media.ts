@@ -337,6 +337,25 @@ const uploadHandler = (kind: MediaKind) =>
     return answer(media);
   });
 
+/** One poll of a job as the fake server answers it (a live job moves on by one poll); null for an unknown id. */
+function pollOnce(mediaId: string) {
+  const media = fakeMedia.media.get(mediaId);
+  if (!media) return null;
+  if (LIVE(media.status)) {
+    const count = (polls.get(media.id) ?? 0) + 1;
+    polls.set(media.id, count);
+    if (count >= fakeMedia.pollsToFinish) {
+      finish(media, fakeMedia.outcome);
+    } else {
+      media.status = 'processing_source';
+      media.progress = Math.round((count / fakeMedia.pollsToFinish) * 100);
+      media.updated_at = tick();
+    }
+  }
+  const { id, status, progress, items, updated_at } = media;
+  return { id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at };
+}
+
 export const mediaHandlers = [
   ...generationHandlers,
   createMediaHandler,
@@ -345,21 +364,14 @@ export const mediaHandlers = [
   uploadHandler('video'),
   http.get(`${API}/media/:id/processing-status`, ({ request, params }) => {
     record(request);
-    const media = fakeMedia.media.get(String(params.id));
-    if (!media) return detail(404, 'Media not found');
-    if (LIVE(media.status)) {
-      const count = (polls.get(media.id) ?? 0) + 1;
-      polls.set(media.id, count);
-      if (count >= fakeMedia.pollsToFinish) {
-        finish(media, fakeMedia.outcome);
-      } else {
-        media.status = 'processing_source';
-        media.progress = Math.round((count / fakeMedia.pollsToFinish) * 100);
-        media.updated_at = tick();
-      }
-    }
-    const { id, status, progress, items, updated_at } = media;
-    return answer({ id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at });
+    const status = pollOnce(String(params.id));
+    return status ? answer(status) : detail(404, 'Media not found');
+  }),
+  // Kinora's batched poll (several jobs polled at the same moment); before media/:id, which it would match.
+  http.get(`${API}/media/processing-status`, ({ request }) => {
+    record(request);
+    const ids = new URL(request.url).searchParams.get('ids')?.split(',') ?? [];
+    return answer({ items: ids.flatMap((id) => pollOnce(id) ?? []) });
   }),
   http.get(`${API}/media/:id`, ({ request, params }) => {
     record(request);

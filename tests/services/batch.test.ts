@@ -211,12 +211,14 @@ describe('DELETE batch/{id}', () => {
 
 describe('pollBatchJobs', () => {
   it('answers each running job’s status, the full media of ended ones, and each failure on its own', async () => {
+    // The three polls start together, so they go as one batched request (an unknown id is left out).
     server.use(
-      http.get(`${API}/media/:id/processing-status`, ({ params, request }) => {
+      http.get(`${API}/media/processing-status`, ({ request }) => {
         expect(request.headers.get('Authorization')).toBeNull();
-        const id = String(params.id);
-        if (id === 'gone') return HttpResponse.json({ detail: 'Media not found' }, { status: 404 });
-        return HttpResponse.json({ data: buildStatus({ id, status: id === 'v2' ? 'success' : 'processing_3d', progress: 60 }) });
+        const ids = new URL(request.url).searchParams.get('ids')?.split(',') ?? [];
+        expect(ids).toEqual(['v1', 'v2', 'gone']);
+        const known = ids.filter((id) => id !== 'gone');
+        return HttpResponse.json({ data: { items: known.map((id) => buildStatus({ id, status: id === 'v2' ? 'success' : 'processing_3d', progress: 60 })) } });
       }),
       http.get(`${API}/media/v2`, () => HttpResponse.json({ data: buildFinishedVideo('v2') })),
     );

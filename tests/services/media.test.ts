@@ -163,6 +163,63 @@ describe('media calls (SPEC §7 Media)', () => {
     expect(getAccessToken).not.toHaveBeenCalled();
   });
 
+  it('sends polls that start at the same moment as one batched request, each answered with its own job', async () => {
+    const requests = answer('get', 'media/processing-status', { items: [buildStatus({ id: 'a', progress: 10 }), buildStatus({ id: 'b', progress: 70 })] });
+    const polls = [getProcessingStatus('a'), getProcessingStatus('b'), getProcessingStatus('a'), getProcessingStatus('gone')];
+    const [a, b, againA, gone] = await Promise.allSettled(polls);
+    expect(requests).toHaveLength(1);
+    expect(new URL(requests[0]!.url).searchParams.get('ids')).toBe('a,b,gone');
+    expect(requests[0]!.headers.get('Authorization')).toBeNull();
+    expect(a).toEqual({ status: 'fulfilled', value: buildStatus({ id: 'a', progress: 10 }) });
+    expect(b).toEqual({ status: 'fulfilled', value: buildStatus({ id: 'b', progress: 70 }) });
+    expect(againA).toEqual(a);
+    // Left out of the answer: the server does not know it, as the single call's 404 says.
+    expect(gone.status).toBe('rejected');
+    expect(((gone as PromiseRejectedResult).reason as ApiError).status).toBe(404);
+  });
+
+  it('stops only the poll whose signal aborts; the batched request goes on for the others', async () => {
+    const requests: Request[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get(`${API}/media/processing-status`, async ({ request }) => {
+        requests.push(request.clone());
+        await held;
+        return HttpResponse.json({ data: { items: [buildStatus({ id: 'a' }), buildStatus({ id: 'b' })] } });
+      }),
+    );
+    const stop = new AbortController();
+    const stopped = getProcessingStatus('a', { signal: stop.signal });
+    const kept = getProcessingStatus('b');
+    // Stopped while the request is on its way.
+    await vi.waitFor(() => expect(requests).toHaveLength(1), { timeout: 2_000 });
+    stop.abort();
+    release();
+    await expect(stopped).rejects.toMatchObject({ kind: 'network' });
+    await expect(kept).resolves.toEqual(buildStatus({ id: 'b' }));
+    expect(new URL(requests[0]!.url).searchParams.get('ids')).toBe('a,b');
+  });
+
+  it('does not ask for a poll stopped before it was sent', async () => {
+    const single = answer('get', 'media/b/processing-status', buildStatus({ id: 'b' }));
+    const stop = new AbortController();
+    const stopped = getProcessingStatus('a', { signal: stop.signal });
+    const kept = getProcessingStatus('b');
+    stop.abort();
+    await expect(stopped).rejects.toMatchObject({ kind: 'network' });
+    await expect(kept).resolves.toEqual(buildStatus({ id: 'b' }));
+    expect(single).toHaveLength(1);
+  });
+
+  it('fails every poll of a batched request that fails', async () => {
+    answer('get', 'media/processing-status', { detail: 'Service unavailable' }, 503);
+    const errors = await Promise.all([rejection(getProcessingStatus('a')), rejection(getProcessingStatus('b'))]);
+    expect(errors.map((error) => error.status)).toEqual([503, 503]);
+  });
+
   it('GET media/{id}/view never sends Authorization and works signed out', async () => {
     vi.mocked(getAccessToken).mockResolvedValue(null);
     const requests = answer('get', 'media/m1/view', buildFinishedMedia({ id: 'm1' }));

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MEDIA_KINDS, type MediaKind } from '../../../src/config/enums.ts';
 import { GENERATION_TOOLS, UPLOAD_ENDPOINTS } from '../../../src/config/generation-tools.ts';
-import { GUEST_USERNAME } from '../../../src/config/limits.ts';
+import { GUEST_USERNAME, STATUS_BATCH_MAX_IDS } from '../../../src/config/limits.ts';
 import { TOOL_SLUGS } from '../../../src/config/tools.ts';
 import type { Media, ProcessingStatus } from '../../../src/services/schemas/media.ts';
 import { findMediaFile } from '../db/files.ts';
@@ -17,6 +17,7 @@ import {
   listOwnMedia,
   updateMediaRecord,
   type MediaRow,
+  type ProcessingStatusRow,
   type StoredImageRef,
 } from '../db/media.ts';
 import { findUserBySub } from '../db/users.ts';
@@ -47,6 +48,23 @@ const listQuerySchema = z.object({
 });
 
 const bulletVideoSchema = z.object({ batch_video_path: z.string().min(1).max(2000) });
+
+/** `?ids=a,b,c` of the batched processing-status: ids as the single call takes them, comma-separated. */
+const statusBatchQuery = z.object({
+  ids: z
+    .string()
+    .regex(/^[^,]+(,[^,]+)*$/, 'ids must be ids separated by commas')
+    .refine((ids) => ids.split(',').length <= STATUS_BATCH_MAX_IDS, `at most ${STATUS_BATCH_MAX_IDS} ids`),
+});
+
+/** What processing-status answers of a job: nothing but its progress. */
+const processingStatusOf = (row: ProcessingStatusRow): ProcessingStatus => ({
+  id: row.id,
+  status: row.status,
+  progress: row.progress,
+  items: row.items.map((item) => ({ status: item.status })),
+  updated_at: row.updated_at.toISOString(),
+});
 
 /** Fields of POST media / PUT media/{id}/edit that are columns, not args. */
 const RECORD_CONTROL_FIELDS = new Set(['image_urls', 'kind', 'tool']);
@@ -186,20 +204,32 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     },
   );
 
+  /**
+   * Kinora's addition to SPEC §7: several jobs' processing-status in one request (`?ids=a,b,c`, at
+   * most STATUS_BATCH_MAX_IDS), without auth like the single call; the web app sends it when several
+   * of its jobs poll at the same moment (a page shown again). An unknown id is left out.
+   */
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/media/processing-status',
+    { schema: { querystring: statusBatchQuery } },
+    async (request, reply): Promise<{ data: { items: ProcessingStatus[] } }> => {
+      const ids = [...new Set(request.query.ids.split(','))];
+      const rows = await Promise.all(ids.map((id) => engine.statuses.read(id)));
+      reply.header('Cache-Control', 'no-store');
+      return ok({ items: rows.flatMap((row) => (row ? [processingStatusOf(row)] : [])) });
+    },
+  );
+
   /** Polled without auth (SPEC §6): nothing but the job's progress. */
   app.get<{ Params: { id: string } }>(
     '/media/:id/processing-status',
+    // Its answer is a few hundred bytes: no compression hook on the most polled path.
+    { compress: false },
     async (request, reply): Promise<{ data: ProcessingStatus }> => {
       const row = await engine.statuses.read(request.params.id);
       if (!row) throw new HttpError(404, DETAILS.notFound);
       reply.header('Cache-Control', 'no-store');
-      return ok({
-        id: row.id,
-        status: row.status,
-        progress: row.progress,
-        items: row.items.map((item) => ({ status: item.status })),
-        updated_at: row.updated_at.toISOString(),
-      });
+      return ok(processingStatusOf(row));
     },
   );
 

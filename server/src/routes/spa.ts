@@ -23,6 +23,8 @@ function wantsAppShell(request: FastifyRequest, pathname: string): boolean {
 }
 
 const NO_CACHE = 'no-cache';
+/** The files the build also writes compressed (scripts/precompress.ts), or their compressed copies. */
+const COMPRESSIBLE_FILE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)(\.br|\.gz)?$/;
 /** Vite puts content-hashed files under /assets, so they never change under one name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -35,12 +37,14 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
     await app.register(fastifyStatic, {
       root: path.resolve(staticDir),
       index: ['index.html'],
-      // The build writes `.gz` beside each text file (scripts/precompress.ts): sent to browsers that accept gzip.
+      // The build writes `.br` and `.gz` beside each text file (scripts/precompress.ts): sent to
+      // browsers that accept them, so the same URL has several bodies (Vary).
       preCompressed: true,
       cacheControl: false,
       setHeaders(response, filePath) {
         const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('Cache-Control', isAsset ? IMMUTABLE : NO_CACHE);
+        if (COMPRESSIBLE_FILE.test(filePath)) response.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }

@@ -111,6 +111,9 @@ export const processingStatusSchema = z.object({
 });
 export type ProcessingStatus = z.infer<typeof processingStatusSchema>;
 
+/** GET media/processing-status?ids=… (Kinora's): several jobs' progress; an unknown id is left out. */
+export const processingStatusBatchSchema = z.object({ items: z.array(processingStatusSchema) });
+
 /** GET media (Kinora's listing of the caller's own jobs, newest first; `?tool=&limit=`). */
 export const mediaListSchema = z.object({ items: z.array(mediaSchema) });
 

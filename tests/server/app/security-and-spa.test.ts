@@ -1,11 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><title>Kinora test shell</title></head><body><div id="root"></div></body></html>';
 const ASSET_JS = 'console.log("kinora asset");';
+/** A built file big enough for the build to have written its `.br` and `.gz` (scripts/precompress.ts). */
+const BIG_JS = `export const words = ${JSON.stringify('kinora '.repeat(400))};`;
 
 let server: TestServer;
 let staticDir: string;
@@ -16,6 +20,9 @@ beforeAll(async () => {
   await writeFile(path.join(staticDir, 'index.html'), INDEX_HTML);
   await writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), ASSET_JS);
   await writeFile(path.join(staticDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(staticDir, 'assets', 'big-def456.js'), BIG_JS);
+  await writeFile(path.join(staticDir, 'assets', 'big-def456.js.br'), brotliCompressSync(BIG_JS));
+  await writeFile(path.join(staticDir, 'assets', 'big-def456.js.gz'), gzipSync(BIG_JS));
   server = await startTestServer({ staticDir });
 });
 afterAll(async () => {
@@ -121,6 +128,44 @@ describe('the built SPA', () => {
   it('falls back for a page path even when the client does not say it accepts HTML', async () => {
     const response = await fetch(`${server.url}/ai-image/text-to-image`, { headers: { Accept: '*/*' } });
     expect(await response.text()).toBe(INDEX_HTML);
+  });
+
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+  ])('sends the build\'s compressed copy of a file to a browser accepting %s, varying on Accept-Encoding', async (accepted, sent) => {
+    const response = await fetch(`${server.url}/assets/big-def456.js`, { headers: { 'Accept-Encoding': accepted } });
+    expect(response.headers.get('content-encoding')).toBe(sent);
+    expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await response.text()).toBe(BIG_JS);
+  });
+
+  it('answers a second visit to the HTML with 304 on its ETag', async () => {
+    const first = await fetch(`${server.url}/`);
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    // node:http, as a browser's revalidation sends it (fetch adds Cache-Control: no-cache to a conditional request).
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      get(`${server.url}/`, { headers: { 'If-None-Match': etag! } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode);
+      }).on('error', reject);
+    });
+    expect(status).toBe(304);
+  });
+
+  it('compresses a JSON answer of 1 KB or more for a client that accepts it, and not for one that does not', async () => {
+    const plain = await fetch(`${server.url}/api/frontend-configurations`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const body = await plain.text();
+    expect(body.length).toBeGreaterThan(1024);
+    for (const encoding of ['br', 'gzip']) {
+      const compressed = await fetch(`${server.url}/api/frontend-configurations`, { headers: { 'Accept-Encoding': encoding } });
+      expect(compressed.headers.get('content-encoding'), encoding).toBe(encoding);
+      expect(compressed.headers.get('vary'), encoding).toMatch(/accept-encoding/i);
+      expect(await compressed.text(), encoding).toBe(body);
+    }
   });
 
   it('answers a missing file with 404, not with the app shell', async () => {

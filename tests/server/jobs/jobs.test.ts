@@ -278,6 +278,26 @@ describe('processing-status', () => {
     await pollStatus(server, media.id, hasEnded);
   });
 
+  it('answers several jobs in one request (Kinora\'s ?ids=), without auth, leaving out an unknown id', async () => {
+    const user = await signUpUser(server, 'status-batch');
+    const first = asMedia(await submit(user.accessToken, 'image/text-2-image', { prompt: 'a kite' }));
+    const second = asMedia(await submit(user.accessToken, 'image/text-2-image', { prompt: 'a boat' }));
+    const answer = await callApi<{ items: unknown[] }>(server, `media/processing-status?ids=${second.id},unknown123,${first.id},${second.id}`);
+    expect(answer.status).toBe(200);
+    const items = (answer.body?.data?.items ?? []).map((item) => processingStatusSchema.parse(item));
+    expect(items.map((item) => item.id)).toEqual([second.id, first.id]);
+    for (const item of items) expect(Object.keys(item).sort()).toEqual(['id', 'items', 'progress', 'status', 'updated_at']);
+    const single = processingStatusSchema.parse((await callApi(server, `media/${first.id}/processing-status`)).body?.data);
+    expect(single.id).toBe(first.id);
+
+    const tooMany = await callApi(server, `media/processing-status?ids=${Array.from({ length: 51 }, (_, index) => `m${index}`).join(',')}`);
+    expect(tooMany.status).toBe(400);
+    for (const bad of ['', 'a,,b', ',a']) expect((await callApi(server, `media/processing-status?ids=${bad}`)).status, bad).toBe(400);
+    expect((await callApi(server, 'media/processing-status')).status).toBe(400);
+    await pollStatus(server, first.id, hasEnded);
+    await pollStatus(server, second.id, hasEnded);
+  });
+
   it('reports progress that only grows', async () => {
     const user = await signUpUser(server, 'progress');
     const media = asMedia(await submit(user.accessToken, 'image/text-2-image', { prompt: 'a river' }));
