@@ -30,7 +30,8 @@ if (env instanceof EnvError) {
   console.error(env.message);
   root.render(<EnvErrorPage issues={env.issues} />);
 } else {
-  // Amplify loads beside the first render; a failed download is retried by the first auth call.
+  // Amplify loads beside the first render when a session may be stored (otherwise on the first
+  // sign-in call); a failed download is retried by the first auth call.
   configureAuth(env).catch(() => undefined);
   const telemetry = initTelemetry(env);
   root.render(

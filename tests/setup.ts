@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadEnv } from '@/config/env';
-import { configureAuth } from '@/services/auth';
+import { Amplify } from 'aws-amplify';
+import { buildAuthConfig, configureAuth } from '@/services/auth';
 import { installMatchMedia, resetViewport } from './media-query';
 import { resetFakePool } from './msw/cognito';
 import { resetFakeApi } from './msw/handlers';
@@ -34,7 +35,11 @@ console.warn = (...args: unknown[]) => {
     warn(...args);
   }
 };
-await configureAuth(loadEnv());
+const env = loadEnv();
+await configureAuth(env);
+// The app loads Amplify only once a session may exist (services/auth.ts); the helpers that sign a
+// person in before the app renders (tests/screens/session-helpers.ts) call Amplify themselves.
+Amplify.configure(buildAuthConfig(env, window.location.origin));
 console.warn = warn;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -51,8 +51,9 @@ type AmplifyAuth = typeof AmplifyAuthModule;
 
 /**
  * Amplify's auth code is a large share of the app's JavaScript, so it is loaded beside the first
- * render instead of before it: `configureAuth` starts loading and configuring it, and every
- * function below waits for that. A failed download (offline) is tried again on the next call.
+ * render instead of before it — and for a visitor with no stored session, not until they sign in:
+ * `configureAuth` starts loading and configuring it when a session may exist, and every function
+ * below waits for that (or starts it). A failed download (offline) is tried again on the next call.
  */
 let authConfig: ResourcesConfig | null = null;
 let amplifyAuthLoading: Promise<AmplifyAuth> | null = null;
@@ -73,11 +74,36 @@ const amplifyAuth = (): Promise<AmplifyAuth> => {
   return amplifyAuthLoading;
 };
 
-/** Configures Amplify for this environment; resolves once it is loaded and configured. */
+/**
+ * Whether Amplify may hold a signed-in session on this page: its token store (localStorage, where
+ * Amplify keeps it) names this client's last user, or the page is the return from a social sign-in
+ * (the code to exchange is in the URL). Without either nobody is signed in, so a visitor's page need
+ * not load Amplify at all until they start to sign in (issue 19: nothing that is not drawn waits).
+ */
+const mayHaveSession = (config: ResourcesConfig): boolean => {
+  const clientId = config.Auth?.Cognito.userPoolClientId;
+  try {
+    if (clientId && window.localStorage.getItem(`CognitoIdentityServiceProvider.${clientId}.LastAuthUser`) !== null) return true;
+  } catch {
+    // Storage that cannot be read: Amplify answers for itself.
+    return true;
+  }
+  const query = new URLSearchParams(window.location.search);
+  return query.has('state') && (query.has('code') || query.has('error'));
+};
+
+/** Nobody can be signed in and Amplify has not been loaded: answered without loading it. */
+const surelySignedOut = (): boolean => authConfig !== null && amplifyAuthLoading === null && !mayHaveSession(authConfig);
+
+/**
+ * Configures Amplify for this environment. When a session may be stored (or a social sign-in is
+ * returning), Amplify is loaded and configured now and this resolves once it is; otherwise it is
+ * loaded on the first sign-in call.
+ */
 export const configureAuth = async (env: Env): Promise<void> => {
   authConfig = buildAuthConfig(env, window.location.origin);
   amplifyAuthLoading = null;
-  await amplifyAuth();
+  if (mayHaveSession(authConfig)) await amplifyAuth();
 };
 
 /**
@@ -86,6 +112,7 @@ export const configureAuth = async (env: Env): Promise<void> => {
  * "Auth session was not found." error of SPEC §8.
  */
 export const getAccessToken = async (): Promise<string | null> => {
+  if (surelySignedOut()) return null;
   let session: Awaited<ReturnType<AmplifyAuth['fetchAuthSession']>>;
   try {
     const { fetchAuthSession } = await amplifyAuth();
@@ -160,6 +187,7 @@ export const errorMessage = (error: unknown, fallback: string = MESSAGES.apiErro
  * a revoked session) are thrown for the caller to tell apart with `isNetworkError`.
  */
 export const loadCurrentUser = async (): Promise<CurrentUser | null> => {
+  if (surelySignedOut()) return null;
   const { fetchAuthSession, fetchUserAttributes, getCurrentUser } = await amplifyAuth();
   let user: Awaited<ReturnType<AmplifyAuth['getCurrentUser']>>;
   try {

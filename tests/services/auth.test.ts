@@ -62,6 +62,9 @@ const jwt = (payload: object) => `${base64Url({ alg: 'RS256', kid: 'k1' })}.${ba
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** What Amplify itself leaves in local storage after a sign-in (its token store's keys). */
+/** Amplify's token store names a last user of the test client: a session may exist, so Amplify is asked. */
+const markStoredSession = () => localStorage.setItem('CognitoIdentityServiceProvider.testclient.LastAuthUser', 'ada');
+
 function storeSignedInTokens(accessToken: string, idToken: string) {
   const prefix = 'CognitoIdentityServiceProvider.testclient';
   localStorage.setItem(`${prefix}.LastAuthUser`, 'ada');
@@ -89,7 +92,8 @@ describe('buildAuthConfig', () => {
 });
 
 describe('getAccessToken (real Amplify, tokens in local storage)', () => {
-  it('configures Amplify with the resolved endpoint', async () => {
+  it('configures Amplify with the resolved endpoint (at once when a session may be stored)', async () => {
+    markStoredSession();
     await configureAuth(envWith({ VITE_COGNITO_ENDPOINT: '/cognito' }));
     expect(Amplify.getConfig().Auth?.Cognito.userPoolEndpoint).toBe(`${window.location.origin}/cognito`);
   });
@@ -277,7 +281,24 @@ describe('loadCurrentUser', () => {
     await expect(auth.loadCurrentUser()).resolves.toBeNull();
   });
 
+  it('answers a visitor with no stored session without loading Amplify, and loads it for a stored one', async () => {
+    vi.mocked(amp.getCurrentUser).mockClear();
+    vi.mocked(amp.fetchAuthSession).mockClear();
+    await auth.configureAuth(envWith());
+    await expect(auth.loadCurrentUser()).resolves.toBeNull();
+    await expect(auth.getAccessToken()).resolves.toBeNull();
+    expect(amp.getCurrentUser).not.toHaveBeenCalled();
+    expect(amp.fetchAuthSession).not.toHaveBeenCalled();
+
+    markStoredSession();
+    await auth.configureAuth(envWith());
+    // Asked of Amplify now (its real token store has no tokens for that user: still nobody).
+    await expect(auth.loadCurrentUser()).resolves.toBeNull();
+    expect(amp.getCurrentUser).toHaveBeenCalled();
+  });
+
   it('joins the user, the attributes and the ID token groups', async () => {
+    markStoredSession();
     vi.mocked(amp.getCurrentUser).mockResolvedValueOnce({
       username: 'ada',
       userId: 'sub-1',
@@ -311,6 +332,7 @@ describe('loadCurrentUser', () => {
   });
 
   it('gives [] groups when the ID token has no groups claim', async () => {
+    markStoredSession();
     vi.mocked(amp.getCurrentUser).mockResolvedValueOnce({ username: 'guest', userId: 'sub-g' });
     vi.mocked(amp.fetchAuthSession).mockResolvedValueOnce({
       tokens: { accessToken: { payload: {}, toString: () => 'a' }, idToken: { payload: {}, toString: () => 'i' } },
@@ -322,6 +344,7 @@ describe('loadCurrentUser', () => {
   });
 
   it('passes on other failures for the caller to judge', async () => {
+    markStoredSession();
     const offline = Object.assign(new Error('Network error'), { name: 'NetworkError' });
     vi.mocked(amp.getCurrentUser).mockRejectedValueOnce(offline);
     await expect(auth.loadCurrentUser()).rejects.toBe(offline);
