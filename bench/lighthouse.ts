@@ -6,18 +6,35 @@
  * `runs` times and the median of every figure is kept (a single Lighthouse run swings by several
  * points, more so on a busy machine).
  *
+ * Issue 19 item 6: a reference page (bench/reference: React and Mantine with Kinora's shell, menu
+ * and home text, built with the same Vite, React plugin and precompression, served by the same
+ * static-file code) is built and measured in the same run, its runs interleaved with Kinora's, so
+ * each page's figure is how many points it is under the reference — not an absolute that depends
+ * on how busy this shared machine is. The JS counted is every script a page loads before
+ * Lighthouse's trace ends (its resource summary), not only the static import graph.
+ *
  * Environment: BENCH_LIGHTHOUSE_PORT (a free port when unset), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_LIGHTHOUSE_RUNS (3).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import compress from '@fastify/compress';
+import react from '@vitejs/plugin-react';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
+import Fastify from 'fastify';
 import lighthouse from 'lighthouse';
+import { build } from 'vite';
 import { findFreePort } from '../server/src/auth/emulator.ts';
+import { registerSpa } from '../server/src/routes/spa.ts';
+import { precompress } from '../scripts/precompress.ts';
 
-/** The pages of issue 8: the home page, sign-in, and one tool page. */
-export const LIGHTHOUSE_PAGES = ['/', '/authentication', '/ai-image/text-to-image'] as const;
+/** The pages of issue 8 and issue 19: the home page, sign-in, one tool page and AI Story. */
+export const LIGHTHOUSE_PAGES = ['/', '/authentication', '/ai-image/text-to-image', '/ai-production/ai-story'] as const;
+
+/** How the reference page is named in the table. */
+export const REFERENCE_LABEL = 'reference: React + Mantine shell';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof LIGHTHOUSE_CATEGORIES)[number];
@@ -177,50 +194,92 @@ async function runOnce(url: string, chromePort: number): Promise<LighthouseFigur
   throw new Error(`Lighthouse failed ${ATTEMPTS_PER_RUN} times on ${url}`, { cause: lastError });
 }
 
-/** Runs Lighthouse `runs` times on each page and returns the medians, page by page. */
-export async function measureLighthouse(
-  options: { runs?: number; pages?: readonly string[] } = {},
-): Promise<LighthousePageResult[]> {
+export interface LighthouseResults {
+  reference: LighthousePageResult;
+  pages: LighthousePageResult[];
+  /** The machine's 1-minute load average when the runs ended. */
+  load: number;
+}
+
+/** Builds bench/reference (the app's Vite, React plugin and precompression) into a folder of its own. */
+async function buildReference(root: string): Promise<string> {
+  const outDir = path.join(root, '.local/bench-reference-dist');
+  await build({
+    configFile: false,
+    root: path.join(root, 'bench/reference'),
+    plugins: [react(), precompress()],
+    resolve: { alias: { '@': path.join(root, 'src') } },
+    build: { outDir, emptyOutDir: true },
+    logLevel: 'warn',
+  });
+  return outDir;
+}
+
+/** Serves the reference as the API server serves the app's build (registerSpa), compressed the same way. */
+async function serveReference(dir: string) {
+  const app = Fastify({ logger: false });
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  await registerSpa(app, dir);
+  await app.listen({ port: 0, host: 'localhost' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the reference server has no port');
+  return { url: `http://localhost:${address.port}/`, close: () => app.close() };
+}
+
+/**
+ * Runs Lighthouse `runs` times on the reference and on each page, interleaved (reference, then
+ * every page, then again), and returns the medians, page by page.
+ */
+export async function measureLighthouse(options: { runs?: number; pages?: readonly string[] } = {}): Promise<LighthouseResults> {
   const root = process.cwd();
   const runs = options.runs ?? Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
   const pages = options.pages ?? LIGHTHOUSE_PAGES;
+  const reference = await serveReference(await buildReference(root));
   const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? (await findFreePort()));
-  const stack = await startStack(root, port);
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
   let chrome: LaunchedChrome | undefined;
   try {
+    stack = await startStack(root, port);
     chrome = await launch({
       chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       chromeFlags: CHROME_FLAGS,
       logLevel: 'silent',
     });
-    const results: LighthousePageResult[] = [];
-    for (const page of pages) {
-      const figures: LighthouseFigures[] = [];
-      for (let run = 0; run < runs; run += 1) {
-        figures.push(await runOnce(`http://localhost:${port}${page}`, chrome.port));
-      }
-      results.push({ path: page, runs, ...medianFigures(figures) });
+    const referenceRuns: LighthouseFigures[] = [];
+    const pageRuns = new Map<string, LighthouseFigures[]>(pages.map((page) => [page, []]));
+    for (let run = 0; run < runs; run += 1) {
+      referenceRuns.push(await runOnce(reference.url, chrome.port));
+      for (const page of pages) pageRuns.get(page)!.push(await runOnce(`http://localhost:${port}${page}`, chrome.port));
     }
-    return results;
+    return {
+      reference: { path: REFERENCE_LABEL, runs, ...medianFigures(referenceRuns) },
+      pages: pages.map((page) => ({ path: page, runs, ...medianFigures(pageRuns.get(page)!) })),
+      load: loadavg()[0] ?? 0,
+    };
   } finally {
     chrome?.kill();
-    await stack.stop();
+    await stack?.stop();
+    await reference.close();
   }
 }
 
 const pct = (score: number) => (score * 100).toFixed(0);
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-/** The Markdown table `npm run bench` prints and writes. */
-export function lighthouseTable(results: readonly LighthousePageResult[]): string {
-  const runs = results[0]?.runs ?? 0;
+/** Performance points a page is under the reference (negative: above it). */
+export const pointsUnderReference = (page: LighthouseFigures, reference: LighthouseFigures): number =>
+  Math.round((reference.scores.performance - page.scores.performance) * 100);
+
+/** The Markdown table `npm run bench` prints and writes: the reference first, then each page against it. */
+export function lighthouseTable(results: LighthouseResults): string {
+  const { reference, pages } = results;
+  const row = (r: LighthousePageResult, under: string) =>
+    `| ${r.path.startsWith('/') ? `\`${r.path}\`` : r.path} | ${pct(r.scores.performance)} | ${under} | ${pct(r.scores.accessibility)} | ${pct(r.scores['best-practices'])} | ${pct(r.scores.seo)} | ${ms(r.fcpMs)} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${(r.jsTransferBytes / 1024).toFixed(1)} KB |`;
   return [
-    `| Lighthouse, mobile profile, median of ${runs} runs | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | JS transferred |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...results.map(
-      (r) =>
-        `| \`${r.path}\` | ${pct(r.scores.performance)} | ${pct(r.scores.accessibility)} | ${pct(r.scores['best-practices'])} | ${pct(r.scores.seo)} | ${ms(r.fcpMs)} | ${ms(r.lcpMs)} | ${ms(r.tbtMs)} | ${r.cls.toFixed(3)} | ${(r.jsTransferBytes / 1024).toFixed(1)} KB |`,
-    ),
+    `| Lighthouse, mobile profile, median of ${reference.runs} runs, interleaved (load ${results.load.toFixed(1)}) | performance | points under the reference | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | JS before idle |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row(reference, '—'),
+    ...pages.map((page) => row(page, String(pointsUnderReference(page, reference)))),
   ].join('\n');
 }
 
@@ -233,12 +292,18 @@ export interface LighthouseBudget {
   lcpMsAtMost: number;
   tbtMsAtMost: number;
   clsAtMost: number;
+  /** Per page: at most this many performance points under the reference of the same run. */
+  pointsUnderReferenceAtMost: Record<string, number>;
+  /** Per page: at most this many KB of JS (as transferred) before the page is idle. */
+  jsTransferKbAtMost: Record<string, number>;
 }
 
 /** Which figures are over budget, as "<page> <figure>" strings; empty when all are within. */
-export function lighthouseOverBudget(results: readonly LighthousePageResult[], budget: LighthouseBudget): string[] {
-  return results.flatMap((r) =>
-    [
+export function lighthouseOverBudget(results: LighthouseResults, budget: LighthouseBudget): string[] {
+  return results.pages.flatMap((r) => {
+    const pointsAllowed = budget.pointsUnderReferenceAtMost[r.path];
+    const jsAllowedKb = budget.jsTransferKbAtMost[r.path];
+    return [
       r.scores.performance < budget.performanceScoreAtLeast && 'performance score',
       r.scores.accessibility < budget.accessibilityScoreAtLeast && 'accessibility score',
       r.scores['best-practices'] < budget.bestPracticesScoreAtLeast && 'best-practices score',
@@ -246,10 +311,12 @@ export function lighthouseOverBudget(results: readonly LighthousePageResult[], b
       r.lcpMs > budget.lcpMsAtMost && 'LCP',
       r.tbtMs > budget.tbtMsAtMost && 'TBT',
       r.cls > budget.clsAtMost && 'CLS',
+      pointsAllowed !== undefined && pointsUnderReference(r, results.reference) > pointsAllowed && 'performance points under the reference',
+      jsAllowedKb !== undefined && r.jsTransferBytes > jsAllowedKb * 1024 && 'JS before idle',
     ]
       .filter((what): what is string => typeof what === 'string')
-      .map((what) => `Lighthouse ${r.path} ${what}`),
-  );
+      .map((what) => `Lighthouse ${r.path} ${what}`);
+  });
 }
 
 // `node --import tsx bench/lighthouse.ts`: only the Lighthouse part, printed.

@@ -5,7 +5,10 @@ import {
   lighthouseTable,
   median,
   medianFigures,
+  pointsUnderReference,
+  REFERENCE_LABEL,
   type LighthouseBudget,
+  type LighthouseResults,
   type LighthouseFigures,
 } from '../../bench/lighthouse';
 
@@ -41,6 +44,8 @@ const budget: LighthouseBudget = {
   lcpMsAtMost: 4000,
   tbtMsAtMost: 600,
   clsAtMost: 0.1,
+  pointsUnderReferenceAtMost: { '/': 3, '/authentication': 3 },
+  jsTransferKbAtMost: { '/': 150, '/authentication': 150 },
 };
 
 describe('Lighthouse bench', () => {
@@ -78,18 +83,36 @@ describe('Lighthouse bench', () => {
     expect(middle.jsTransferBytes).toBe(20);
   });
 
-  it('names each page figure that is over budget, and prints a row per page', () => {
-    const results = [
-      { path: '/', runs: 3, ...figuresOf(lhr(0.8, 3000, 150_000)) },
-      { path: '/authentication', runs: 3, ...figuresOf(lhr(0.3, 4500, 150_000)) },
-    ];
+  it('names each page figure that is over budget, and prints the reference and a row per page', () => {
+    const results: LighthouseResults = {
+      reference: { path: REFERENCE_LABEL, runs: 3, ...figuresOf(lhr(0.82, 1800, 100_000)) },
+      pages: [
+        { path: '/', runs: 3, ...figuresOf(lhr(0.8, 3000, 150_000)) },
+        { path: '/authentication', runs: 3, ...figuresOf(lhr(0.3, 4500, 150_000)) },
+      ],
+      load: 1.25,
+    };
     expect(lighthouseOverBudget(results, budget)).toEqual([
       'Lighthouse /authentication performance score',
       'Lighthouse /authentication LCP',
+      'Lighthouse /authentication performance points under the reference',
     ]);
     const table = lighthouseTable(results).split('\n');
     expect(table[0]).toContain('median of 3 runs');
-    expect(table[2]).toBe('| `/` | 80 | 100 | 96 | 100 | 1200 ms | 3000 ms | 150 ms | 0.010 | 146.5 KB |');
-    expect(table).toHaveLength(4);
+    expect(table[0]).toContain('load 1.3');
+    expect(table[2]).toBe(`| ${REFERENCE_LABEL} | 82 | — | 100 | 96 | 100 | 1200 ms | 1800 ms | 150 ms | 0.010 | 97.7 KB |`);
+    expect(table[3]).toBe('| `/` | 80 | 2 | 100 | 96 | 100 | 1200 ms | 3000 ms | 150 ms | 0.010 | 146.5 KB |');
+    expect(table).toHaveLength(5);
+  });
+
+  it('holds each page to its points under the reference and its JS before idle', () => {
+    const reference = { path: REFERENCE_LABEL, runs: 3, ...figuresOf(lhr(0.94, 1800, 100_000)) };
+    const page = (performance: number, scriptBytes: number) => ({ path: '/', runs: 3, ...figuresOf(lhr(performance, 3000, scriptBytes)) });
+    expect(pointsUnderReference(page(0.91, 1), reference)).toBe(3);
+    expect(lighthouseOverBudget({ reference, pages: [page(0.91, 150 * 1024)], load: 0 }, budget)).toEqual([]);
+    expect(lighthouseOverBudget({ reference, pages: [page(0.9, 150 * 1024 + 1)], load: 0 }, budget)).toEqual([
+      'Lighthouse / performance points under the reference',
+      'Lighthouse / JS before idle',
+    ]);
   });
 });
