@@ -7,8 +7,8 @@
  * job engine left idle, so only the status reads are measured), and a bare Fastify with one route.
  * The load comes from another process, autocannon (the Fastify team's HTTP benchmarking tool, with
  * keep-alive connections): a client in the server's own event loop would take the CPU the server
- * needs and measure itself. The two servers are measured in turns, twice each, and each one's best
- * round counts, so a burst of load from elsewhere on the machine does not decide the ratio.
+ * needs and measure itself. The two servers are measured in turns, ROUNDS times each, and each
+ * one's best round counts, so a burst of load from elsewhere on the machine does not decide the ratio.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -35,6 +35,7 @@ export interface LoadFigures {
 export interface StatusFigures {
   connections: number;
   seconds: number;
+  rounds: number;
   kinora: LoadFigures;
   bare: LoadFigures;
   /** kinora ÷ bare requests per second. */
@@ -93,6 +94,9 @@ async function bareFastify(answer: unknown) {
 
 const portOf = (app: { server: { address(): unknown } }) => (app.server.address() as AddressInfo).port;
 
+/** Turns each server is measured: the best of each counts (a burst of load from elsewhere passes). */
+const ROUNDS = 3;
+
 const best = (rounds: LoadFigures[]): LoadFigures =>
   rounds.reduce((top, round) => (round.requestsPerSecond > top.requestsPerSecond ? round : top));
 
@@ -125,7 +129,7 @@ export async function measureStatusEndpoint(connections = 16, seconds = 5): Prom
     await loadFromAnotherProcess(bareUrl, connections, 1);
     const kinoraRounds: LoadFigures[] = [];
     const bareRounds: LoadFigures[] = [];
-    for (let round = 0; round < 2; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       bareRounds.push(await loadFromAnotherProcess(bareUrl, connections, seconds));
       kinoraRounds.push(await loadFromAnotherProcess(kinoraUrl, connections, seconds));
     }
@@ -134,6 +138,7 @@ export async function measureStatusEndpoint(connections = 16, seconds = 5): Prom
     return {
       connections,
       seconds,
+      rounds: ROUNDS,
       kinora: { ...kinora, failures: kinoraRounds.reduce((sum, round) => sum + round.failures, 0) },
       bare: reference,
       shareOfBare: kinora.requestsPerSecond / reference.requestsPerSecond,

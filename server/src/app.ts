@@ -236,8 +236,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Node's server.close() only ends keep-alive connections that are idle at that instant; one whose
   // response (e.g. a file stream) finishes a moment later would hold the close up until the
   // client's keep-alive timeout. Such a connection is ended as soon as its response is done.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (closing) request.raw.socket?.end();
+    done();
   });
   await app.register(
     async (api) => {

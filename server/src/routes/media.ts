@@ -223,8 +223,8 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
   /** Polled without auth (SPEC §6): nothing but the job's progress. */
   app.get<{ Params: { id: string } }>(
     '/media/:id/processing-status',
-    // Its answer is a few hundred bytes: no compression hook on the most polled path.
-    { compress: false },
+    // Its answer is a few hundred bytes and it has no body: no compression hooks on the most polled path.
+    { compress: false, decompress: false },
     async (request, reply): Promise<{ data: ProcessingStatus }> => {
       const row = await engine.statuses.read(request.params.id);
       if (!row) throw new HttpError(404, DETAILS.notFound);
