@@ -27,6 +27,7 @@ import Fastify from 'fastify';
 import lighthouse from 'lighthouse';
 import { build } from 'vite';
 import { findFreePort } from '../server/src/auth/emulator.ts';
+import { ANSWER_COMPRESSION } from '../server/src/lib/compressible.ts';
 import { registerSpa } from '../server/src/routes/spa.ts';
 import { precompress } from '../scripts/precompress.ts';
 
@@ -218,7 +219,7 @@ async function buildReference(root: string): Promise<string> {
 /** Serves the reference as the API server serves the app's build (registerSpa), compressed the same way. */
 async function serveReference(dir: string) {
   const app = Fastify({ logger: false });
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  await app.register(compress, ANSWER_COMPRESSION);
   await registerSpa(app, dir);
   await app.listen({ port: 0, host: 'localhost' });
   const address = app.server.address();

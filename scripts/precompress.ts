@@ -3,10 +3,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { isCompressibleFile } from '../server/src/lib/compressible.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
 /** Below this, gzip's header costs more than it saves. */
 const MIN_BYTES = 1024;
 
@@ -34,7 +34,7 @@ export function precompress(): Plugin {
     },
     async closeBundle() {
       for await (const file of files(outDir)) {
-        if (!COMPRESSIBLE.test(file)) continue;
+        if (!isCompressibleFile(file)) continue;
         const bytes = await readFile(file);
         if (bytes.length < MIN_BYTES) continue;
         await writeFile(`${file}.gz`, await gzipAsync(bytes, { level: 9 }));

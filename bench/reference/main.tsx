@@ -1,7 +1,7 @@
 /**
  * The Lighthouse bench's reference (issue 19 item 6): what a page of Kinora's shell costs when it
  * is nothing but React and Mantine — an AppShell with the same header, the same menu (src/config
- * menu.ts) and the home page's heading and text — built with the same Vite, React plugin and
+ * menu.ts) and the home page's heading and text (src/config/home-texts.ts) — built with the same Vite, React plugin and
  * precompression as the app (bench/lighthouse.ts builds and serves it). Kinora's pages are scored
  * against it in the same run, so the figure is a difference of points, not a machine's absolute.
  */
@@ -9,14 +9,8 @@ import '@mantine/core/styles.css';
 import { AppShell, Button, Container, Group, List, MantineProvider, NavLink, Stack, Text, Title } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { HOME_TEXTS } from '@/config/home-texts';
 import { MENU } from '@/config/menu';
-
-const ABILITIES = [
-  'Generate images from a text prompt, or restyle, edit and merge the images you upload.',
-  'Turn pictures into video with parallax camera motion or AI motion, then edit, extend and restyle it.',
-  'Create speech, sound effects and music from text.',
-  'Plan whole stories from an idea through a storyboard, and fine-tune models of your own.',
-];
 
 function Reference() {
   return (
@@ -44,12 +38,10 @@ function Reference() {
         <Container size="lg" py="xl">
           <Stack gap="sm">
             <Title order={1}>Kinora</Title>
-            <Text size="lg">
-              Create images, video and audio with many generative models, and pay only for what you generate, with credits.
-            </Text>
+            <Text size="lg">{HOME_TEXTS.tagline}</Text>
             <Title order={2}>What Kinora does</Title>
             <List spacing="xs">
-              {ABILITIES.map((ability) => (
+              {HOME_TEXTS.abilities.map((ability) => (
                 <List.Item key={ability}>{ability}</List.Item>
               ))}
             </List>

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { createHandleRegistry } from './auth/handle-registry.ts';
 import type { IdentityProvider } from './auth/types.ts';
 import { MULTIPART_LIMITS } from './config.ts';
+import { ANSWER_COMPRESSION } from './lib/compressible.ts';
 import type { Database } from './db/database.ts';
 import { authCheckRoutes } from './routes/auth-check.ts';
 import { creditRoutes } from './routes/credits.ts';
@@ -148,7 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Issue 19: JSON answers of 1 KB or more go out compressed (brotli at quality 4, else gzip), with
   // Vary: Accept-Encoding; the built files are compressed once at build time (spa.ts), video ranges
   // and pictures never. Registered before the routes: it hooks each route as it is added.
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  await app.register(compress, ANSWER_COMPRESSION);
   acceptEmptyJsonBodies(app);
   // Route schemas are zod (routes/route-schemas.ts); a route without one is not validated.
   app.setValidatorCompiler(validatorCompiler);

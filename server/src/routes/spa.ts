@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isCompressibleFile } from '../lib/compressible.ts';
 import { DETAILS } from './messages.ts';
 
 /** Paths the server answers itself; the SPA's history fallback never covers them. */
@@ -23,8 +24,6 @@ function wantsAppShell(request: FastifyRequest, pathname: string): boolean {
 }
 
 const NO_CACHE = 'no-cache';
-/** The files the build also writes compressed (scripts/precompress.ts), or their compressed copies. */
-const COMPRESSIBLE_FILE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)(\.br|\.gz)?$/;
 /** Vite puts content-hashed files under /assets, so they never change under one name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -44,7 +43,7 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
       setHeaders(response, filePath) {
         const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('Cache-Control', isAsset ? IMMUTABLE : NO_CACHE);
-        if (COMPRESSIBLE_FILE.test(filePath)) response.setHeader('Vary', 'Accept-Encoding');
+        if (isCompressibleFile(filePath, true)) response.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }

@@ -2,16 +2,10 @@ import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Sta
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { HOME_TEXTS } from '@/config/home-texts';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
 import { selectTierInformation } from '@/machines/app-config/app-config.selectors';
-
-const ABILITIES = [
-  'Generate images from a text prompt, or restyle, edit and merge the images you upload.',
-  'Turn pictures into video with parallax camera motion or AI motion, then edit, extend and restyle it.',
-  'Create speech, sound effects and music from text.',
-  'Plan whole stories from an idea through a storyboard, and fine-tune models of your own.',
-];
 
 // The promo reel (its machine and players) loads after the page: the first paint does not wait for it.
 const PromoReel = lazy(async () => ({ default: (await import('@/screens/home/promo-reel')).PromoReel }));
@@ -29,10 +23,7 @@ export function HomeScreen() {
           <Title order={1} id="home-title">
             Kinora
           </Title>
-          <Text size="lg">
-            Create images, video and audio with many generative models, and pay only for what you generate, with
-            credits.
-          </Text>
+          <Text size="lg">{HOME_TEXTS.tagline}</Text>
           <Group>
             <Button component={Link} to={ROUTES.authentication}>
               Sign in
@@ -50,7 +41,7 @@ export function HomeScreen() {
             What Kinora does
           </Title>
           <List spacing="xs">
-            {ABILITIES.map((ability) => (
+            {HOME_TEXTS.abilities.map((ability) => (
               <List.Item key={ability}>{ability}</List.Item>
             ))}
           </List>
