@@ -1,8 +1,8 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@/app/reduced-motion.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { EnvErrorPage } from '@/app/env-error-page';
 import { createAppRouter } from '@/app/router';
@@ -13,7 +13,6 @@ import { initTelemetry } from '@/services/telemetry';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-const root = createRoot(container);
 
 function readEnv(): Env | EnvError {
   try {
@@ -28,15 +27,31 @@ const env = readEnv();
 if (env instanceof EnvError) {
   // Also in the console, for whoever deployed the build and is looking there.
   console.error(env.message);
-  root.render(<EnvErrorPage issues={env.issues} />);
+  createRoot(container).render(<EnvErrorPage issues={env.issues} />);
 } else {
   // Amplify loads beside the first render when a session may be stored (otherwise on the first
   // sign-in call); a failed download is retried by the first auth call.
   configureAuth(env).catch(() => undefined);
   const telemetry = initTelemetry(env);
-  root.render(
+  const app = (
     <StrictMode>
       <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location)} />
-    </StrictMode>,
+    </StrictMode>
   );
+  // A public page arrives drawn (prerendered at build time, src/app/prerender.tsx): React takes
+  // over that markup instead of drawing it again; any other page is drawn here.
+  // A markup that does not match is drawn again by React (a recoverable error): reported, as React
+  // reports it by default, so a test or Sentry sees it.
+  // In a transition, React splits the first render into short tasks the browser can answer
+  // input between, instead of one long task (issue 19: total blocking time).
+  startTransition(() => {
+    if (container.hasAttribute('data-prerendered')) {
+      hydrateRoot(container, app, {
+        onRecoverableError: (error, info) => {
+          console.error(error);
+          telemetry.reportError(error, info.componentStack);
+        },
+      });
+    } else createRoot(container).render(app);
+  });
 }

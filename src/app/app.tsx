@@ -17,6 +17,9 @@ import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
 import type { AppRouter } from '@/app/router';
 
+/** No document when the page is prerendered at build time (src/app/prerender.tsx): not hidden. */
+const pageHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
 /**
  * The jobs registry, given the session actor as input: it follows who is signed in and their
  * balance through its own `account` actor (and the page through `watchPage`), not through React
@@ -25,7 +28,7 @@ import type { AppRouter } from '@/app/router';
 function JobsRegistry({ children }: { children: ReactNode }) {
   const session = SessionActorContext.useActorRef();
   return (
-    <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: document.visibilityState === 'hidden', session }, inspect }}>
+    <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: pageHidden(), session }, inspect }}>
       {children}
     </JobsActorContext.Provider>
   );

@@ -1,7 +1,9 @@
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCompressibleFile } from '../lib/compressible.ts';
+import { PRERENDERED_DIR, prerenderedFile } from '../lib/prerendered.ts';
 import { DETAILS } from './messages.ts';
 
 /** Paths the server answers itself; the SPA's history fallback never covers them. */
@@ -27,15 +29,34 @@ const NO_CACHE = 'no-cache';
 /** Vite puts content-hashed files under /assets, so they never change under one name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** The files under `prerendered/` in the build (none when the build has no such folder). */
+async function prerenderedFiles(staticDir: string): Promise<Set<string>> {
+  try {
+    const entries = await readdir(path.join(staticDir, PRERENDERED_DIR), { recursive: true });
+    return new Set(entries.filter((entry) => entry.endsWith('.html')).map((entry) => entry.split(path.sep).join('/')));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw error;
+  }
+}
+
 /**
- * Serves the built SPA at `/` and answers every unknown path: the app shell for page
- * navigations (history fallback), `{ detail }` 404 otherwise.
+ * Serves the built SPA and answers every unknown path: for a page navigation, the page as the
+ * build prerendered it (issue 19 item 1: the public pages, when the address has no query, which
+ * could change the first render) or else the app shell (history fallback); `{ detail }` 404
+ * otherwise. `/` itself goes through the same choice, so index.html is not served as a directory index.
  */
 export async function registerSpa(app: FastifyInstance, staticDir: string | undefined): Promise<void> {
+  const prerendered = staticDir ? await prerenderedFiles(staticDir) : new Set<string>();
+  const pageFile = (url: string): string => {
+    const [pathname = '/', query] = url.split('?');
+    const file = prerenderedFile(pathname);
+    return query === undefined && prerendered.has(file) ? `${PRERENDERED_DIR}/${file}` : 'index.html';
+  };
   if (staticDir) {
     await app.register(fastifyStatic, {
       root: path.resolve(staticDir),
-      index: ['index.html'],
+      index: false,
       // The build writes `.br` and `.gz` beside each text file (scripts/precompress.ts): sent to
       // browsers that accept them, so the same URL has several bodies (Vary).
       preCompressed: true,
@@ -48,10 +69,13 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
     });
   }
 
+  // The static files' wildcard route would answer `/` with a 403 (a folder with no index).
+  if (staticDir) app.get('/', (request, reply) => reply.header('Cache-Control', NO_CACHE).sendFile(pageFile(request.url)));
+
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (staticDir && wantsAppShell(request, pathname)) {
-      return reply.header('Cache-Control', NO_CACHE).sendFile('index.html');
+      return reply.header('Cache-Control', NO_CACHE).sendFile(pageFile(request.url));
     }
     return reply.code(404).send({ detail: DETAILS.notFound });
   });

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const INDEX_HTML = '<!doctype html><html><head><title>Kinora test shell</title></head><body><div id="root"></div></body></html>';
+/** Public pages as scripts/prerender.ts writes them (issue 19 item 1). */
+const SIGN_IN_HTML = '<!doctype html><html><head><title>Sign in · Kinora</title></head><body><div id="root" data-prerendered=""><h1>Sign in</h1></div></body></html>';
+const AI_IMAGE_HTML = '<!doctype html><html><head><title>AI Image · Kinora</title></head><body><div id="root" data-prerendered=""><h1>AI Image</h1></div></body></html>';
 const ASSET_JS = 'console.log("kinora asset");';
 /** A built file big enough for the build to have written its `.br` and `.gz` (scripts/precompress.ts). */
 const BIG_JS = `export const words = ${JSON.stringify('kinora '.repeat(400))};`;
@@ -23,6 +26,10 @@ beforeAll(async () => {
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js'), BIG_JS);
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js.br'), brotliCompressSync(BIG_JS));
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js.gz'), gzipSync(BIG_JS));
+  await mkdir(path.join(staticDir, 'prerendered', 'ai-image'), { recursive: true });
+  await writeFile(path.join(staticDir, 'prerendered', 'authentication.html'), SIGN_IN_HTML);
+  await writeFile(path.join(staticDir, 'prerendered', 'authentication.html.br'), brotliCompressSync(SIGN_IN_HTML));
+  await writeFile(path.join(staticDir, 'prerendered', 'ai-image', 'index.html'), AI_IMAGE_HTML);
   server = await startTestServer({ staticDir });
 });
 afterAll(async () => {
@@ -121,6 +128,33 @@ describe('the built SPA', () => {
       const response = await fetch(`${server.url}${pathname}`, { headers: { Accept: 'text/html' } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  it.each([
+    ['/authentication', SIGN_IN_HTML],
+    ['/ai-image/', AI_IMAGE_HTML],
+  ])('answers %s with the page the build prerendered, not cached', async (pathname, html) => {
+    const response = await fetch(`${server.url}${pathname}`, { headers: { Accept: 'text/html', 'Accept-Encoding': 'identity' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toBe(html);
+  });
+
+  it("sends the build's brotli copy of a prerendered page", async () => {
+    const response = await fetch(`${server.url}/authentication`, { headers: { Accept: 'text/html', 'Accept-Encoding': 'br' } });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(await response.text()).toBe(SIGN_IN_HTML);
+  });
+
+  // A query may change the first render (a sign-in redirect, a tool's settings), and `/ai-image` is
+  // not the menu's `/ai-image/`: those get the bare shell, which draws the page itself.
+  it.each(['/authentication?redirect_uri=x', '/ai-image', '/authentication/', '/prerendered/authentication'])(
+    'answers %s with the bare shell',
+    async (pathname) => {
+      const response = await fetch(`${server.url}${pathname}`, { headers: { Accept: 'text/html' } });
       expect(await response.text()).toBe(INDEX_HTML);
     },
   );
