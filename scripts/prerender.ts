@@ -51,7 +51,10 @@ export function prerender(): Plugin {
     },
     async writeBundle() {
       if (ssr) return;
-      const ssrDir = path.join(root, 'node_modules/.cache/kinora-prerender');
+      // A folder of its own per build: Node keeps a module per URL, and the lazy screens' chunks
+      // import the entry by its plain URL, so a cache-busting query on the entry would load the app
+      // twice (two sets of React contexts).
+      const ssrDir = path.join(root, `node_modules/.cache/kinora-prerender-${process.pid}-${Date.now()}`);
       await build({
         configFile: false,
         root,
@@ -68,20 +71,21 @@ export function prerender(): Plugin {
           chunkSizeWarningLimit: 100_000,
         },
       });
-      const entry = path.join(ssrDir, 'prerender.js');
-      const module = (await import(`${pathToFileURL(entry).href}?t=${Date.now()}`)) as PrerenderModule;
-      if (!module.envComplete()) {
-        this.warn('not prerendering the public pages: the VITE_* settings are incomplete (see src/config/env.ts)');
+      try {
+        const module = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as PrerenderModule;
+        if (!module.envComplete()) {
+          this.warn('not prerendering the public pages: the VITE_* settings are incomplete (see src/config/env.ts)');
+          return;
+        }
+        const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
+        for (const pathname of module.PRERENDERED_PATHS) {
+          const file = path.join(outDir, PRERENDERED_DIR, prerenderedFile(pathname));
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFile(file, pageHtml(indexHtml, await module.prerenderPage(pathname)));
+        }
+      } finally {
         await rm(ssrDir, { recursive: true, force: true });
-        return;
       }
-      const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
-      for (const pathname of module.PRERENDERED_PATHS) {
-        const file = path.join(outDir, PRERENDERED_DIR, prerenderedFile(pathname));
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, pageHtml(indexHtml, await module.prerenderPage(pathname)));
-      }
-      await rm(ssrDir, { recursive: true, force: true });
     },
   };
 }

@@ -8,7 +8,7 @@ import { EnvErrorPage } from '@/app/env-error-page';
 import { createAppRouter } from '@/app/router';
 import { sessionInputFrom } from '@/app/session-input';
 import { EnvError, loadEnv, type Env } from '@/config/env';
-import { configureAuth } from '@/services/auth';
+import { configureAuth, mayHaveSessionAt } from '@/services/auth';
 import { initTelemetry } from '@/services/telemetry';
 
 const container = document.getElementById('root');
@@ -33,19 +33,23 @@ if (env instanceof EnvError) {
   // sign-in call); a failed download is retried by the first auth call.
   configureAuth(env).catch(() => undefined);
   const telemetry = initTelemetry(env);
+  // Nothing stored says someone is signed in: the session starts signed out, as on the pages
+  // prerendered for visitors.
+  const visitor = !mayHaveSessionAt(env.cognitoClientId, window.location.search);
   const app = (
     <StrictMode>
-      <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location)} />
+      <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location, visitor)} />
     </StrictMode>
   );
-  // A public page arrives drawn (prerendered at build time, src/app/prerender.tsx): React takes
-  // over that markup instead of drawing it again; any other page is drawn here.
-  // A markup that does not match is drawn again by React (a recoverable error): reported, as React
-  // reports it by default, so a test or Sentry sees it.
-  // In a transition, React splits the first render into short tasks the browser can answer
-  // input between, instead of one long task (issue 19: total blocking time).
+  // In a transition, React cuts the first render into short tasks the browser can answer input
+  // between, instead of one long task (issue 19: total blocking time).
   startTransition(() => {
-    if (container.hasAttribute('data-prerendered')) {
+    // A public page arrives drawn as a visitor sees it (prerendered at build time,
+    // src/app/prerender.tsx): for a visitor React takes that markup over instead of drawing it
+    // again. Markup that does not match is drawn again by React (a recoverable error), reported as
+    // React reports it by default, so a test or Sentry sees it. Someone who may be signed in gets
+    // the page drawn afresh, which replaces the visitor's markup.
+    if (visitor && container.hasAttribute('data-prerendered')) {
       hydrateRoot(container, app, {
         onRecoverableError: (error, info) => {
           console.error(error);

@@ -12,7 +12,7 @@ import { USE_CASE_PAGES } from '@/config/use-cases';
 import { disabledTelemetry } from '@/services/telemetry';
 
 /**
- * Issue 19 item 1: the public pages a visitor can open first, rendered to HTML at build time
+ * Issue 19 item 1: the public pages a visitor can open first, as a visitor sees them, rendered to HTML at build time
  * (scripts/prerender.ts) so the shell, the menu and the page's heading and text are drawn from the
  * HTML itself, before any script has run; `main.tsx` then hydrates them. Pages that need a
  * signed-in person, an id or the server's answer are left to the browser.
@@ -21,7 +21,7 @@ export const PRERENDERED_PATHS: readonly string[] = [
   ROUTES.home,
   ROUTES.authentication,
   ROUTES.notFound,
-  ...MENU.map((group) => group.path),
+  ...MENU.flatMap((group) => [group.path, ...group.items.map((item) => item.path)]),
   ...USE_CASE_PAGES.map((page) => page.path),
 ];
 
@@ -48,14 +48,21 @@ export async function prerenderPage(pathname: string): Promise<{ html: string; t
   if (context instanceof Response) throw new Error(`${pathname} redirects: it cannot be prerendered`);
   const page = () => (
     <StrictMode>
-      <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' })}>
+      <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' }, true)}>
         <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
       </AppProviders>
     </StrictMode>
   );
   // No progressive chunks: React would otherwise write a large page part after the page, put in
   // place by an inline script, which the CSP forbids. Every part comes in page order.
-  const { prelude } = await prerender(page(), { progressiveChunkSize: Number.POSITIVE_INFINITY });
+  // A part that throws here would be sent as a "render me in the browser" hole: the build fails
+  // instead, naming the page and the error.
+  const errors: unknown[] = [];
+  const { prelude } = await prerender(page(), {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError: (error) => void errors.push(error),
+  });
+  if (errors.length > 0) throw new Error(`prerendering ${pathname} failed`, { cause: errors[0] });
   const title = documentTitle(
     pageTitleOf(context.matches.map((match) => ({ ...match, id: match.route.id, handle: match.route.handle, loaderData: undefined, data: undefined }))),
   );

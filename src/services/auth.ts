@@ -80,17 +80,19 @@ const amplifyAuth = (): Promise<AmplifyAuth> => {
  * (the code to exchange is in the URL). Without either nobody is signed in, so a visitor's page need
  * not load Amplify at all until they start to sign in (issue 19: nothing that is not drawn waits).
  */
-const mayHaveSession = (config: ResourcesConfig): boolean => {
-  const clientId = config.Auth?.Cognito.userPoolClientId;
+export const mayHaveSessionAt = (clientId: string | undefined, search: string): boolean => {
   try {
     if (clientId && window.localStorage.getItem(`CognitoIdentityServiceProvider.${clientId}.LastAuthUser`) !== null) return true;
   } catch {
     // Storage that cannot be read: Amplify answers for itself.
     return true;
   }
-  const query = new URLSearchParams(window.location.search);
+  const query = new URLSearchParams(search);
   return query.has('state') && (query.has('code') || query.has('error'));
 };
+
+const mayHaveSession = (config: ResourcesConfig): boolean =>
+  mayHaveSessionAt(config.Auth?.Cognito.userPoolClientId, window.location.search);
 
 /** Nobody can be signed in and Amplify has not been loaded: answered without loading it. */
 const surelySignedOut = (): boolean => authConfig !== null && amplifyAuthLoading === null && !mayHaveSession(authConfig);

@@ -50,7 +50,7 @@ async function hydrate(pathname: string, html: string): Promise<string[]> {
     root = hydrateRoot(
       container!,
       <StrictMode>
-        <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' })}>
+        <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' }, true)}>
           <RouterProvider router={router} />
         </AppProviders>
       </StrictMode>,
@@ -67,6 +67,12 @@ describe('prerendered public pages (issue 19 item 1)', () => {
     expect(html).toContain(HOME_TEXTS.tagline);
     expect(html).toContain('aria-label="Main menu"');
     expect(html).not.toContain('<script');
+  });
+
+  it('draws the sign-in form a visitor gets, not a loader', async () => {
+    const { html } = await prerenderPage(ROUTES.authentication);
+    expect(html).toMatch(/<h1[^>]*>Sign in<\/h1>/);
+    expect(html).toContain('type="password"');
   });
 
   it('names each page in its title', async () => {

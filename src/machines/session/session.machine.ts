@@ -26,6 +26,7 @@ export const sessionMachine = sessionSetup.createMachine({
     guestPassword: input.guestPassword,
     redirectAllowlist: input.redirectAllowlist,
     socialProviders: input.socialProviders,
+    visitor: input.visitor ?? false,
     currentUser: null,
     authError: null,
     modals: [],
@@ -64,10 +65,12 @@ export const sessionMachine = sessionSetup.createMachine({
   initial: 'booting',
   states: {
     booting: {
-      initial: 'loading',
+      initial: 'starting',
       exit: 'resetNetworkRetries',
       on: { 'auth.signedIn': '#session.signedIn' },
       states: {
+        /** A visitor is signed out at once (resolved in the first snapshot); anyone else is looked up. */
+        starting: { always: [{ guard: 'isVisitor', target: '#session.signedOut' }, { target: 'loading' }] },
         loading: {
           entry: 'loadUser',
           on: {

@@ -67,6 +67,7 @@ export const sessionSetup = setup({
     isUser: (_, params: { user: CurrentUser | null }) => params.user !== null,
     isNetworkError: (_, params: { error: unknown }) => isNetworkError(params.error),
     userReloadDue: ({ context }) => context.userReloadDue,
+    isVisitor: ({ context }) => context.visitor,
     postLoadEnds: (_, params: { output: PostLoadOutput | undefined; next: PostLoadOutput['next'] }) => params.output?.next === params.next,
   },
   actions: {

@@ -14,6 +14,12 @@ export interface SessionInput {
   guestPassword?: string;
   redirectAllowlist: readonly string[];
   socialProviders: readonly SocialProvider[];
+  /**
+   * Nothing in this browser says someone is signed in (no session stored, no sign-in answer in the
+   * address; see `mayHaveSessionAt`): signed out from the first snapshot, without loading the user,
+   * so the first render (and the page prerendered for visitors) already shows the sign-in choices.
+   */
+  visitor?: boolean;
 }
 
 /** The modals the post-load steps raise; defined beside them so that child imports nothing of its parent. */
@@ -25,6 +31,8 @@ export interface SessionContext {
   guestPassword: string | undefined;
   redirectAllowlist: readonly string[];
   socialProviders: readonly SocialProvider[];
+  /** See `SessionInput.visitor`. */
+  visitor: boolean;
   currentUser: CurrentUser | null;
   /** The last failure's message, shown on /authentication (handed to the `authForms` child). */
   authError: string | null;

@@ -213,7 +213,12 @@ function walk<TMachine extends AnyStateMachine>(machine: TMachine, traversal: Wa
   }) as TMachine;
   const paths = getShortestPaths(logic, traversal as never) as StatePath<SnapshotFrom<TMachine>, EventFromLogic<TMachine>>[];
   adjacencyMapToArray(getAdjacencyMap(logic as AnyStateMachine, traversal as never));
-  const nodes = getStateNodes(machine.root).map((node) => node.path.join('.'));
+  // A state left at once on entry (an eventless transition without a guard, like booting.starting)
+  // never rests, so no path ends in it; its transitions are counted by the edge test.
+  const transient = (node: AnyStateNode) => (node.always ?? []).some((transition) => !transition.guard);
+  const nodes = getStateNodes(machine.root)
+    .filter((node) => !transient(node))
+    .map((node) => node.path.join('.'));
   return { paths, taken, defined: definedEdges(machine), nodes };
 }
 
@@ -316,6 +321,13 @@ describe('session machines (xstate/graph)', () => {
 describe('session root paths (xstate/graph)', () => {
   const { paths } = rootGraph;
   itCoversEveryStateAndTransition(rootGraph, UNREACHABLE_BY_DESIGN);
+
+  it('starts a visitor signed out, and anyone else looking for their session', () => {
+    const visitorStart = walk(sessionMachine, { input: buildInput({ visitor: true }), events: () => [], serializeState });
+    expect(visitorStart.paths.map((path) => activePaths(path.state.value))).toEqual([expect.arrayContaining(['signedOut'])]);
+    const shortest = [...paths].sort((a, b) => a.steps.length - b.steps.length)[0];
+    expect(activePaths(shortest!.state.value)).toContain('booting.loading');
+  });
 
   it('takes the eventless reload and the boot back-off', () => {
     expect(rootGraph.taken).toContain('signedIn.flow.ready.idle · (always)');

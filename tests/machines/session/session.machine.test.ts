@@ -79,6 +79,24 @@ describe('booting', () => {
     actor.stop();
   });
 
+  it('is signed out from its first snapshot for a visitor, without loading the user', () => {
+    const { actor, fakes } = startSession({ input: { visitor: true } });
+    const snapshot = actor.getSnapshot();
+    expect(selectSessionStatus(snapshot)).toBe('signedOut');
+    expect(selectAuthView(snapshot)).toBe('signIn');
+    expect(fakes.loadUser).not.toHaveBeenCalled();
+    actor.stop();
+  });
+
+  it('signs a visitor in as it signs in anyone signed out', async () => {
+    const { actor, fakes } = startSession({ input: { visitor: true } });
+    fakes.loadUser.mockResolvedValue(buildUser());
+    dispatchAuth('signedIn');
+    await waitFor(actor, isReady);
+    expect(fakes.loadUser).toHaveBeenCalledTimes(1);
+    actor.stop();
+  });
+
   it('finds a signed-in user, runs the post-load steps and is ready', async () => {
     const { actor, fakes } = bootWith(buildUser({ attributes: { preferred_username: 'ada' } }), {
       input: { location: { pathname: '/ai-image/text-to-image', search: '' } },
