@@ -10,6 +10,7 @@ import { usePageViews } from '@/app/use-page-views';
 import { useRouteFocus } from '@/app/use-route-focus';
 import { lazyScreen } from '@/app/lazy-screen';
 import { useJobToasts } from '@/app/use-job-toasts';
+import { useHydrated } from '@/app/use-hydrated';
 import { useSessionBridge } from '@/app/use-session-bridge';
 import { TopBanner } from '@/components/banner/top-banner';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -48,6 +49,7 @@ export function Shell() {
   const menuRef = useRef<HTMLDivElement>(null);
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
+  const hydrated = useHydrated();
   const telemetry = useTelemetry();
   usePageViews(telemetry.analytics);
   const runningJobs = JobsActorContext.useSelector(selectLiveCount);
@@ -142,9 +144,14 @@ export function Shell() {
       <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1}>
         <TopBanner />
         <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          {/* A prerendered page's forms and buttons are drawn before its scripts run: until React
+              has taken them over they are disabled, so a form sent early is not sent by the
+              browser itself (a GET with the password in the address) and a click is not lost. */}
+          <fieldset disabled={!hydrated} className={classes.pageControls}>
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </fieldset>
         </ErrorBoundary>
       </AppShell.Main>
       <SessionOverlays />

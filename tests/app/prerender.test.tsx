@@ -75,6 +75,16 @@ describe('prerendered public pages (issue 19 item 1)', () => {
     expect(html).toContain('type="password"');
   });
 
+  it("keeps a page's forms disabled until React has taken the page over, then enables them", async () => {
+    const html = await prerendered(ROUTES.authentication);
+    const drawn = document.createElement('div');
+    drawn.innerHTML = html;
+    const password = drawn.querySelector('input[type="password"]');
+    expect(password?.closest('fieldset')?.disabled).toBe(true);
+    expect(await hydrate(ROUTES.authentication, html)).toEqual([]);
+    expect(container?.querySelector('input[type="password"]')?.closest('fieldset')?.disabled).toBe(false);
+  });
+
   it('names each page in its title', async () => {
     expect((await prerenderPage(ROUTES.authentication)).title).toBe('Sign in · Kinora');
     expect((await prerenderPage(ROUTES.notFound)).title).toBe('Page not found · Kinora');

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ROUTES } from '../../src/config/routes';
 import { A11yAudit } from './helpers/axe';
+import { pickFiles } from './helpers/ui';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { TOOL_PAGES, PLAIN_PAGES, open, visit, settle, signInAs, picture } from './helpers/a11y-pages';
 
@@ -58,7 +59,7 @@ test('signed in: one asset, organisation, album and story, their lists, delete c
   await open(page, ROUTES.aiVideo.albums);
   await page.getByRole('textbox', { name: 'Title' }).fill('Summer trip');
   await page.getByRole('radio', { name: 'Parallax batch' }).check();
-  await page.locator('input[type="file"]').first().setInputFiles({ name: 'beach.png', mimeType: 'image/png', buffer: await picture(1) });
+  await pickFiles(page.locator('input[type="file"]').first(), { name: 'beach.png', mimeType: 'image/png', buffer: await picture(1) });
   await expect(page.getByRole('img', { name: /beach\.png/ }).first()).toBeVisible({ timeout: 20_000 });
   await audit.check('new album form with a picture');
   await page.getByRole('button', { name: 'Create album' }).click();

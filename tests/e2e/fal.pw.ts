@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { startFalStandIn, type FalStandIn } from '../fal/queue-stand-in';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { expectPlayable } from './helpers/media';
-import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { balance, pickFiles, signIn, watchPageErrors } from './helpers/ui';
 
 /**
  * Issue 16 in the browser: `npm start`'s stack with KINORA_RENDER_PROVIDER=fal, pointed at the
@@ -104,7 +104,7 @@ test('AI Motion from a picture runs on fal and the video plays', async ({ page, 
 
   await page.goto('/ai-video/ai-motion');
   await expect(page.getByRole('heading', { name: 'AI Motion', level: 1 })).toBeVisible();
-  await page.locator('input[type="file"]').first().setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: await picture() });
+  await pickFiles(page.locator('input[type="file"]').first(), { name: 'harbour.png', mimeType: 'image/png', buffer: await picture() });
   await expect(page.getByRole('img', { name: /harbour\.png/ }).first()).toBeVisible({ timeout: 20_000 });
   await page.getByRole('textbox', { name: 'Prompt' }).fill('the sun rises over the harbour');
   await page.getByRole('button', { name: 'Generate' }).click();

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { createAccount, freshHandle } from './helpers/accounts';
-import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { balance, pickFiles, signIn, watchPageErrors } from './helpers/ui';
 import { JOB_END_MS } from './helpers/stack';
 
 /**
@@ -117,7 +117,7 @@ test('an oversized upload is refused with a clear message and nothing is sent', 
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(big);
   const file = test.info().outputPath('huge photo.png');
   await writeFile(file, big);
-  await page.locator('input[type="file"]').first().setInputFiles(file);
+  await pickFiles(page.locator('input[type="file"]').first(), file);
   await expect(page.getByText(/30 MB/).first()).toBeVisible();
   await expect(page.getByText(/huge_photo\.png|huge photo\.png/).first()).toBeVisible();
   expect(uploads).toEqual([]);
@@ -139,7 +139,7 @@ test('upload a picture and turn it into a new one with image to image', async ({
     'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwCAIAAAAuKetIAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAdUlEQVR4nO2SAQkAQBCD7F/ajyHHDwygYwinITdwAeQrugtxF3IDF0C+orsQdyE3cAHkK7oLcRdyAxdAvqK7EHchN3AB5Cu6C3EXcgMXQL6iuxB3ITdwAeQrugtxF3IDF0C+orsQdyE3cAHkK7oLcRdyAz8PeKXB9KYqDI8cAAAAAElFTkSuQmCC',
     'base64',
   );
-  await page.locator('input[type="file"]').first().setInputFiles({ name: 'my photo.png', mimeType: 'image/png', buffer: png });
+  await pickFiles(page.locator('input[type="file"]').first(), { name: 'my photo.png', mimeType: 'image/png', buffer: png });
   await expect(page.getByRole('img', { name: /my photo\.png/ }).first()).toBeVisible({ timeout: 15_000 });
   await page.getByRole('textbox', { name: 'Prompt' }).fill('the same scene in deep blue');
   await page.getByRole('button', { name: 'Generate' }).click();

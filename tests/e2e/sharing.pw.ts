@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { expectPlayable } from './helpers/media';
-import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { balance, pickFiles, signIn, watchPageErrors } from './helpers/ui';
 
 /**
  * Sharing as a creator meets it on `npm start`'s stack (issue 7): a real video made with Parallax
@@ -21,7 +21,7 @@ async function picture(): Promise<Buffer> {
 
 async function makeVideo(page: Page): Promise<void> {
   await page.goto('/ai-video/parallax-motion');
-  await page.locator('input[type="file"]').first().setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: await picture() });
+  await pickFiles(page.locator('input[type="file"]').first(), { name: 'harbour.png', mimeType: 'image/png', buffer: await picture() });
   await expect(page.getByRole('img', { name: /harbour\.png/ }).first()).toBeVisible({ timeout: 20_000 });
   await page.getByRole('group', { name: 'Camera paths' }).getByRole('checkbox', { name: 'Horizontal' }).check();
   await page.getByRole('textbox', { name: 'Length (seconds)' }).fill('2');

@@ -18,7 +18,8 @@ test('home renders the shell with every menu group', async ({ page }) => {
   // The credits table comes from the server's frontend-configurations through the appConfig actor.
   const credits = page.getByRole('table', { name: 'Credits per generation' });
   await expect(credits.getByRole('row', { name: /Tier 6/ })).toContainText('320');
-  expect(await page.evaluate(() => localStorage.getItem('app_config_exp'))).not.toBeNull();
+  // The table is in the prerendered page from the start: the configuration is stored once fetched.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('app_config_exp'))).not.toBeNull();
   await expect(page.getByText('Oops, there is an error!')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/home.png', fullPage: true });
   expect(errors).toEqual([]);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { expectPlayable } from './helpers/media';
-import { balance, signIn, watchPageErrors } from './helpers/ui';
+import { balance, pickFiles, signIn, watchPageErrors } from './helpers/ui';
 
 /**
  * Video tools, albums and fine-tuning as a person meets them on `npm start`'s stack: the real job
@@ -32,7 +32,7 @@ async function picture(seed: number): Promise<Buffer> {
 
 /** Picks a picture in the n-th file input of the page and waits for its upload to finish. */
 async function uploadPicture(page: Page, index: number, name: string, seed: number): Promise<void> {
-  await page.locator('input[type="file"]').nth(index).setInputFiles({ name, mimeType: 'image/png', buffer: await picture(seed) });
+  await pickFiles(page.locator('input[type="file"]').nth(index), { name, mimeType: 'image/png', buffer: await picture(seed) });
   await expect(page.getByRole('img', { name: new RegExp(name.replace('.', '\\.')) }).first()).toBeVisible({ timeout: 20_000 });
 }
 

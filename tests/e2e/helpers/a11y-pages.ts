@@ -66,6 +66,9 @@ export async function settle(page: Page): Promise<void> {
   // Generous: the machine running the tests may be busy building or running other stacks.
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 20_000 });
+  // A prerendered page shows its heading before its scripts run; its controls stay disabled (in
+  // the shell's fieldset) until React has the page, and keys pressed before then are lost.
+  await expect(page.locator('#main-content fieldset[disabled]')).toHaveCount(0, { timeout: 20_000 });
 }
 
 export async function signInAs(page: Page, email: string): Promise<void> {

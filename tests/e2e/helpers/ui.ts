@@ -24,3 +24,13 @@ export const headerSignInLink = (page: Page): Locator => page.getByRole('banner'
 
 /** The sign-in flow's failure alert ("That did not work" + the message). */
 export const authAlert = (page: Page): Locator => page.getByRole('alert').filter({ hasText: 'That did not work' });
+
+/**
+ * Picks files in a file input as a person would, once the page is live. Playwright's
+ * setInputFiles does not wait for the input to be usable: on a prerendered page the input is
+ * drawn (disabled) before React has taken the page over, and files set on it then are lost.
+ */
+export async function pickFiles(input: Locator, files: Parameters<Locator['setInputFiles']>[0]): Promise<void> {
+  await expect(input).toBeEnabled();
+  await input.setInputFiles(files);
+}
