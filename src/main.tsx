@@ -5,7 +5,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { EnvErrorPage } from '@/app/env-error-page';
-import { createAppRouter } from '@/app/router';
+import { createAppRouter, preloadScreens } from '@/app/router';
 import { sessionInputFrom } from '@/app/session-input';
 import { EnvError, loadEnv, type Env } from '@/config/env';
 import { configureAuth, mayHaveSessionAt } from '@/services/auth';
@@ -41,21 +41,27 @@ if (env instanceof EnvError) {
       <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location, visitor)} />
     </StrictMode>
   );
+  // A public page arrives drawn as a visitor sees it (prerendered at build time,
+  // src/app/prerender.tsx): for a visitor React takes that markup over instead of drawing it
+  // again. Markup that does not match is drawn again by React (a recoverable error), reported as
+  // React reports it by default, so a test or Sentry sees it. Someone who may be signed in gets the
+  // page drawn afresh, which replaces the visitor's markup.
+  const hydrate = visitor && container.hasAttribute('data-prerendered');
   // In a transition, React cuts the first render into short tasks the browser can answer input
   // between, instead of one long task (issue 19: total blocking time).
-  startTransition(() => {
-    // A public page arrives drawn as a visitor sees it (prerendered at build time,
-    // src/app/prerender.tsx): for a visitor React takes that markup over instead of drawing it
-    // again. Markup that does not match is drawn again by React (a recoverable error), reported as
-    // React reports it by default, so a test or Sentry sees it. Someone who may be signed in gets
-    // the page drawn afresh, which replaces the visitor's markup.
-    if (visitor && container.hasAttribute('data-prerendered')) {
-      hydrateRoot(container, app, {
-        onRecoverableError: (error, info) => {
-          console.error(error);
-          telemetry.reportError(error, info.componentStack);
-        },
-      });
-    } else createRoot(container).render(app);
-  });
+  const start = () =>
+    startTransition(() => {
+      if (hydrate) {
+        hydrateRoot(container, app, {
+          onRecoverableError: (error, info) => {
+            console.error(error);
+            telemetry.reportError(error, info.componentStack);
+          },
+        });
+      } else createRoot(container).render(app);
+    });
+  // The page's screen first (see lazyScreen's preload), so React takes the whole page over in one
+  // pass; should the download fail, the screen tries again itself when it is drawn.
+  if (hydrate) void preloadScreens(window.location.pathname).then(start, start);
+  else start();
 }

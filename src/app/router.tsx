@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { isValidElement, useEffect } from 'react';
 import {
   createBrowserRouter,
+  matchRoutes,
   redirect,
   useLoaderData,
   useLocation,
@@ -11,7 +12,7 @@ import {
   type RouteObject,
 } from 'react-router-dom';
 import { ErrorFallback } from '@/app/error-boundary';
-import { lazyScreen } from '@/app/lazy-screen';
+import { lazyScreen, type LazyScreen } from '@/app/lazy-screen';
 import type { PageHandle } from '@/app/page-title';
 import { reloadPage } from '@/app/reload-page';
 import { Shell } from '@/app/shell';
@@ -222,4 +223,13 @@ export const routes: RouteObject[] = [
 ];
 
 export const createAppRouter = () => createBrowserRouter(routes);
+
+/** Downloads the lazy screens the routes matching `pathname` draw (see lazyScreen's preload). */
+export async function preloadScreens(pathname: string): Promise<void> {
+  const screens = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const type: unknown = isValidElement(route.element) ? route.element.type : null;
+    return typeof type === 'function' && 'preload' in type ? [(type as LazyScreen<object>).preload()] : [];
+  });
+  await Promise.all(screens);
+}
 export type AppRouter = ReturnType<typeof createAppRouter>;

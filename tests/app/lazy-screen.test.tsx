@@ -32,6 +32,16 @@ describe('lazyScreen', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
+  it('draws a preloaded screen at once, without its fallback', async () => {
+    const load = vi.fn<() => Promise<GreetingModule>>().mockResolvedValue({ Greeting });
+    const Screen = lazyScreen(load, 'Greeting', []);
+    await Screen.preload();
+    renderLazy(Screen);
+    expect(screen.getByText('Hello Ada')).toBeInTheDocument();
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
   it('retries a chunk that failed to download and shows the screen', async () => {
     const load = vi
       .fn<() => Promise<GreetingModule>>()
