@@ -16,9 +16,7 @@ import { inspect } from '@/lib/inspection/hub';
 import type { SessionInput } from '@/machines/session/session.machine';
 import type { Telemetry } from '@/services/telemetry';
 import type { AppRouter } from '@/app/router';
-
-/** No document when the page is prerendered at build time (src/app/prerender.tsx): not hidden. */
-const pageHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+import { isPageHidden } from '@/lib/page-hidden';
 
 /**
  * The jobs registry, given the session actor as input: it follows who is signed in and their
@@ -28,7 +26,7 @@ const pageHidden = () => typeof document !== 'undefined' && document.visibilityS
 function JobsRegistry({ children }: { children: ReactNode }) {
   const session = SessionActorContext.useActorRef();
   return (
-    <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: pageHidden(), session }, inspect }}>
+    <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: isPageHidden(), session }, inspect }}>
       {children}
     </JobsActorContext.Provider>
   );

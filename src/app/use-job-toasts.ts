@@ -6,6 +6,7 @@ import { JOB_TEXTS } from '@/config/job-texts';
 import { MESSAGES, type Notice } from '@/config/messages';
 import type { jobsMachine } from '@/machines/jobs/jobs.machine';
 import type { EmittedFrom } from 'xstate';
+import { isPageHidden } from '@/lib/page-hidden';
 
 type JobFinished = Extract<EmittedFrom<typeof jobsMachine>, { type: 'jobs.finished' }>;
 
@@ -54,14 +55,13 @@ export function finishedJobToast(event: JobFinished, refundedCredits: number | n
   return { color: TOAST_COLORS[event.outcome], title: finishedJobText(event, refundedCredits), message: event.optionLabel };
 }
 
-const pageHidden = (): boolean => document.visibilityState === 'hidden';
 
 /**
  * Whether the person is looking elsewhere: the tab is hidden, or the window is behind another
  * one. Polling pauses while the tab is hidden, so most jobs end while the page is visible but
  * unfocused; a job whose answer was already on its way still ends while hidden.
  */
-const lookingElsewhere = (): boolean => pageHidden() || !document.hasFocus();
+const lookingElsewhere = (): boolean => isPageHidden() || !document.hasFocus();
 
 /** A desktop notification, only when the person allowed them and is looking elsewhere. */
 function notifyDesktop(title: string, body: string): void {

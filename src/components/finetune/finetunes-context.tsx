@@ -8,6 +8,7 @@ import { finetunesMachine } from '@/machines/finetunes/finetunes.machine';
 import { selectFinetuneJobMediaIds } from '@/machines/finetunes/finetunes.selectors';
 import { selectCurrentUserId } from '@/machines/session/session.selectors';
 import { inspect } from '@/lib/inspection/hub';
+import { isPageHidden } from '@/lib/page-hidden';
 
 export type FinetunesRef = ActorRefFrom<typeof finetunesMachine>;
 
@@ -38,7 +39,7 @@ function useFinetunesBridge(finetunes: FinetunesRef): void {
   }, [finetunes, jobMediaIds]);
 
   useEffect(() => {
-    const onVisibility = () => finetunes.send({ type: 'finetunes.visibility', hidden: document.visibilityState === 'hidden' });
+    const onVisibility = () => finetunes.send({ type: 'finetunes.visibility', hidden: isPageHidden() });
     onVisibility();
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);

@@ -5,6 +5,7 @@ import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/mac
 import type { sessionMachine } from '@/machines/session/session.machine';
 import { selectCreditsRef, selectCurrentUser } from '@/machines/session/session.selectors';
 import type { SessionSnapshot } from '@/machines/session/session.selectors';
+import { isPageHidden } from '@/lib/page-hidden';
 
 export type SessionRef = ActorRefFrom<typeof sessionMachine>;
 type CreditsRef = ActorRefFrom<typeof creditsMachine>;
@@ -90,7 +91,7 @@ export function accountLink<TSent extends AnyEventObject>(toEvents: (account: Ac
  */
 export function watchPage(onVisibility: (hidden: boolean) => void, onOnline?: () => void): () => void {
   if (typeof document === 'undefined') return () => undefined;
-  const visibility = () => onVisibility(document.visibilityState === 'hidden');
+  const visibility = () => onVisibility(isPageHidden());
   const online = () => onOnline?.();
   document.addEventListener('visibilitychange', visibility);
   window.addEventListener('online', online);

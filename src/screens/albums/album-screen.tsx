@@ -16,9 +16,9 @@ import { BATCH_HELP_TOPICS } from '@/screens/albums/new-album-form';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 import { inspect } from '@/lib/inspection/hub';
+import { isPageHidden } from '@/lib/page-hidden';
 
 const TOAST_COLORS = { error: 'red' } as const;
-const pageHidden = (): boolean => document.visibilityState === 'hidden';
 
 /**
  * What the album announces, shown: its toasts, and leaving a deleted album for the list. The
@@ -130,7 +130,7 @@ export function AlbumScreen({ id }: { id: string }) {
         // One actor per album and person; it follows the person and their balance through the session.
         <BatchActorContext.Provider
           key={`${userId ?? ''}/${id}`}
-          options={{ id: 'batch', input: { batchId: id, hidden: pageHidden(), session }, inspect }}
+          options={{ id: 'batch', input: { batchId: id, hidden: isPageHidden(), session }, inspect }}
         >
           <AlbumPage />
         </BatchActorContext.Provider>

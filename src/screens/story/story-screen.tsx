@@ -20,10 +20,10 @@ import { StoryboardStep } from '@/screens/story/storyboard-step';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
 import { inspect } from '@/lib/inspection/hub';
+import { isPageHidden } from '@/lib/page-hidden';
 
 /** SPEC §2.10 topic 28: AI Story. */
 const STORY_HELP_TOPIC = 28;
-const pageHidden = (): boolean => document.visibilityState === 'hidden';
 
 /**
  * Connects the story's actor to the rest of the app: the person and their balance go in (the
@@ -49,7 +49,7 @@ function useStoryBridge(): void {
 
   useEffect(() => {
     const onVisibility = () => {
-      if (story.getSnapshot().status === 'active') story.send({ type: 'story.visibility', hidden: pageHidden() });
+      if (story.getSnapshot().status === 'active') story.send({ type: 'story.visibility', hidden: isPageHidden() });
     };
     onVisibility();
     document.addEventListener('visibilitychange', onVisibility);
@@ -189,7 +189,7 @@ export function StoryScreen({ id }: { id: string | null }) {
         // One actor per story and person; the bridge keeps the person and balance current.
         <StoryActorContext.Provider
           key={`${userId ?? ''}/${id ?? 'new'}`}
-          options={{ id: 'storyWizard', input: { storyId: id, user, credit, creditLoading, hidden: pageHidden() }, inspect }}
+          options={{ id: 'storyWizard', input: { storyId: id, user, credit, creditLoading, hidden: isPageHidden() }, inspect }}
         >
           <StoryPage isNew={id === null} />
         </StoryActorContext.Provider>
