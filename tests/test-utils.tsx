@@ -1,5 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { render as rtlRender, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
@@ -9,6 +8,7 @@ import { routes } from '@/app/router';
 import { sessionInputFrom } from '@/app/session-input';
 import { theme } from '@/app/theme';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { ModalsHost } from '@/components/confirm/modals-host';
 import { SessionActorContext } from '@/components/session/session-context';
 import { loadEnv } from '@/config/env';
 import type { SessionInput } from '@/machines/session/session.machine';
@@ -32,7 +32,8 @@ export function render(ui: ReactElement, { route = '/', ...options }: Options = 
         <AppConfigActorContext.Provider>
           <SessionActorContext.Provider options={{ input: sessionInput }}>
             <MemoryRouter initialEntries={[route]}>
-              <ModalsProvider>{children}</ModalsProvider>
+              {children}
+              <ModalsHost />
             </MemoryRouter>
           </SessionActorContext.Provider>
         </AppConfigActorContext.Provider>

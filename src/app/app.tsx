@@ -1,5 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
@@ -9,6 +8,7 @@ import { theme } from '@/app/theme';
 import toastClasses from '@/app/toasts.module.css';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
+import { ModalsHost } from '@/components/confirm/modals-host';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { TOAST, TOAST_TOP_OFFSET_PX } from '@/config/limits';
@@ -64,8 +64,9 @@ export function AppProviders({ telemetry, sessionInput, children, mantineEnv = '
               {/* Inside the session: the registry follows who is signed in through it. */}
               <JobsRegistry>
                 <ErrorBoundary onError={telemetry.reportError}>
+                  {children}
                   {/* Confirmations (useConfirm) render here, with the actors above in reach. */}
-                  <ModalsProvider>{children}</ModalsProvider>
+                  <ModalsHost />
                 </ErrorBoundary>
               </JobsRegistry>
             </SessionActorContext.Provider>

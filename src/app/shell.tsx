@@ -1,6 +1,6 @@
 import { Anchor, AppShell, Burger, Group, NavLink, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Suspense, useEffect, useRef } from 'react';
+import { memo, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { useDocumentTitle } from '@/app/page-title';
@@ -31,6 +31,50 @@ import classes from '@/app/shell.module.css';
 const JobsPanel = lazyScreen(() => import('@/components/jobs/jobs-panel'), 'JobsPanel');
 
 /**
+ * What the shell keeps in step without drawing anything: the document title (with the number of
+ * running jobs), page views, the session's requests to the router, the jobs' toasts. Apart from
+ * the layout, so a job or session change redraws none of it (issue 19: each such change is a
+ * synchronous render).
+ */
+function ShellEffects() {
+  const telemetry = useTelemetry();
+  usePageViews(telemetry.analytics);
+  useDocumentTitle(JobsActorContext.useSelector(selectLiveCount));
+  useSessionBridge();
+  useJobToasts();
+  return null;
+}
+
+/** The jobs panel's button, for a signed-in person only. */
+function HeaderJobs() {
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  if (!signedIn) return null;
+  return (
+    <Suspense fallback={<Skeleton height={30} width={64} radius="sm" aria-hidden="true" />}>
+      <JobsPanel />
+    </Suspense>
+  );
+}
+
+/**
+ * A prerendered page's forms and buttons are drawn before its scripts run: until React has taken
+ * them over they are disabled, so a form sent early is not sent by the browser itself (a GET with
+ * the password in the address) and a click is not lost. Its own component: when it enables the
+ * page, the page (`children`, the same element) is not drawn again.
+ */
+function PageControls({ children }: { children: ReactNode }) {
+  const hydrated = useHydrated();
+  return (
+    <fieldset disabled={!hydrated} className={classes.pageControls}>
+      {children}
+    </fieldset>
+  );
+}
+
+/** The menu is drawn again only when the page changes, not when the shell does (a phone's menu toggle). */
+const Menu = memo(MenuGroups);
+
+/**
  * The layout around every page: header with the logo, the menu of SPEC §2.3 (collapsible groups)
  * and the main area with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu
  * folds behind a burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page
@@ -49,15 +93,8 @@ export function Shell() {
   const menuRef = useRef<HTMLDivElement>(null);
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
-  const hydrated = useHydrated();
   const telemetry = useTelemetry();
-  usePageViews(telemetry.analytics);
-  const runningJobs = JobsActorContext.useSelector(selectLiveCount);
-  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
-  useDocumentTitle(runningJobs);
   useRouteFocus(pathname, mainRef);
-  useSessionBridge();
-  useJobToasts();
 
   // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
   // hands focus back to the burger.
@@ -103,11 +140,7 @@ export function Shell() {
             </Anchor>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {signedIn && (
-              <Suspense fallback={<Skeleton height={30} width={64} radius="sm" aria-hidden="true" />}>
-                <JobsPanel />
-              </Suspense>
-            )}
+            <HeaderJobs />
             <HeaderAccount onNavigate={closeMenu} />
           </Group>
         </Group>
@@ -116,7 +149,7 @@ export function Shell() {
       <AppShell.Navbar ref={menuRef} id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
         {/* Native scrolling: Mantine's ScrollArea would bring floating-ui into the initial bundle. */}
         <AppShell.Section grow className={classes.menuScroll}>
-          <MenuGroups pathname={pathname} onNavigate={closeMenu} />
+          <Menu pathname={pathname} onNavigate={closeMenu} />
         </AppShell.Section>
         <AppShell.Section pt="xs" component="section" aria-label="More">
           <NavLink
@@ -144,17 +177,15 @@ export function Shell() {
       <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1}>
         <TopBanner />
         <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>
-          {/* A prerendered page's forms and buttons are drawn before its scripts run: until React
-              has taken them over they are disabled, so a form sent early is not sent by the
-              browser itself (a GET with the password in the address) and a click is not lost. */}
-          <fieldset disabled={!hydrated} className={classes.pageControls}>
+          <PageControls>
             <Suspense fallback={<PageLoader />}>
               <Outlet />
             </Suspense>
-          </fieldset>
+          </PageControls>
         </ErrorBoundary>
       </AppShell.Main>
       <SessionOverlays />
+      <ShellEffects />
     </AppShell>
   );
 }

@@ -1,38 +1,38 @@
-import { Table } from '@mantine/core';
 import type { selectTierInformation } from '@/machines/app-config/app-config.selectors';
+import classes from '@/screens/home/credit-tiers-table.module.css';
 
 const CREDIT_KINDS = ['Video', 'Image', 'Audio'] as const;
 
 /**
  * The home page's "Credits per generation" table (a tier per row, the credits of each kind of
- * result). Its own chunk: it sits far below the fold, and Mantine's Table brings ScrollArea and
- * floating-ui with it, which the first paint does not need.
+ * result). A plain table (see the CSS module for why),
+ * scrolled sideways natively on a narrow screen (focusable, so the keyboard can scroll it too).
  */
 export function CreditTiersTable({ tiers }: { tiers: ReturnType<typeof selectTierInformation> }) {
   return (
-    <Table.ScrollContainer minWidth={420}>
-      <Table striped withTableBorder aria-labelledby="home-credits">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Tier</Table.Th>
+    <div className={classes.scroll} tabIndex={0}>
+      <table aria-labelledby="home-credits" className={classes.table}>
+        <thead>
+          <tr>
+            <th scope="col">Tier</th>
             {CREDIT_KINDS.map((kind) => (
-              <Table.Th scope="col" key={kind}>
+              <th scope="col" key={kind}>
                 {kind}
-              </Table.Th>
+              </th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {tiers.map((tier) => (
-            <Table.Tr key={tier.id}>
-              <Table.Th scope="row">{tier.label}</Table.Th>
+            <tr key={tier.id}>
+              <th scope="row">{tier.label}</th>
               {CREDIT_KINDS.map((kind) => (
-                <Table.Td key={kind}>{tier.credits[kind]}</Table.Td>
+                <td key={kind}>{tier.credits[kind]}</td>
               ))}
-            </Table.Tr>
+            </tr>
           ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -6,16 +6,19 @@ import { HOME_TEXTS } from '@/config/home-texts';
 import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
 import { selectTierInformation } from '@/machines/app-config/app-config.selectors';
+import { CreditTiersTable } from '@/screens/home/credit-tiers-table';
 
 // The promo reel (its machine and players) loads after the page: the first paint does not wait for it.
 const PromoReel = lazy(async () => ({ default: (await import('@/screens/home/promo-reel')).PromoReel }));
 
-const CreditTiersTable = lazy(async () => ({
-  default: (await import('@/screens/home/credit-tiers-table')).CreditTiersTable,
-}));
+
+/** The tiers' table on its own: the configuration's answer redraws it, not the whole page. */
+function CreditTiers() {
+  const tiers = AppConfigActorContext.useSelector(selectTierInformation);
+  return <CreditTiersTable tiers={tiers} />;
+}
 
 export function HomeScreen() {
-  const tiers = AppConfigActorContext.useSelector(selectTierInformation);
   return (
     <Container size="lg" py="xl">
       <Stack gap="xl">
@@ -77,10 +80,7 @@ export function HomeScreen() {
           <Text c="dimmed" size="sm">
             Every model belongs to a tier; a generation costs the tier&apos;s credits for its kind of result.
           </Text>
-          {/* Far below the fold: Mantine's Table (with its ScrollArea and floating-ui) loads after the first paint. */}
-          <Suspense fallback={<Skeleton height={320} radius="md" aria-hidden />}>
-            <CreditTiersTable tiers={tiers} />
-          </Suspense>
+          <CreditTiers />
         </Stack>
       </Stack>
     </Container>

@@ -30,7 +30,8 @@ describe('useConfirm', () => {
     const user = userEvent.setup();
     render(<Asker onConfirm={onConfirm} />);
     await user.click(screen.getByRole('button', { name: 'Ask' }));
-    const dialog = screen.getByRole('dialog', { name: DIALOG.title });
+    // The dialogs' host may still be downloading on the first question (see modals-host.tsx).
+    const dialog = await screen.findByRole('dialog', { name: DIALOG.title });
     expect(within(dialog).getByText(DIALOG.text)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByRole('button', { name: DIALOG.cancel })).toHaveFocus(), { timeout: 2000 });
     await user.click(within(dialog).getByRole('button', { name: DIALOG.cancel }));
@@ -47,7 +48,7 @@ describe('useConfirm', () => {
     const user = userEvent.setup();
     render(<Host onConfirm={vi.fn()} />);
     await user.click(screen.getByRole('button', { name: 'Ask' }));
-    expect(screen.getByRole('dialog', { name: DIALOG.title })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: DIALOG.title })).toBeInTheDocument();
     // The dialog traps focus, so the screen leaves the way a route change would: not by a click.
     screen.getByRole('button', { name: 'Leave', hidden: true }).click();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 2000 });

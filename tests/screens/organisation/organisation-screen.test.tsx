@@ -118,7 +118,8 @@ describe('an organisation, for its owner', { timeout: 30_000 }, () => {
     const org = await aliceOwnsAcme();
     renderApp(`/organisation/${org.id}`);
     await user.click(await screen.findByRole('button', { name: 'Remove @bob' }, PAGE_LOAD));
-    let dialog = screen.getByRole('dialog', { name: 'Remove this member?' });
+    // The first question may wait for the dialogs' host to download (components/confirm/modals-host.tsx).
+    let dialog = await screen.findByRole('dialog', { name: 'Remove this member?' });
     await user.click(within(dialog).getByRole('button', { name: 'Keep' }));
     expect(requestsTo(`DELETE customers/${org.id}/members/bob-sub`)).toEqual([]);
 
