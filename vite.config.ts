@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/precompress';
 import { prerender } from './scripts/prerender';
+import { reactRouterProduction } from './scripts/react-router-production';
 
 const apiPort = Number(process.env.PORT ?? 8787);
 
@@ -45,7 +46,7 @@ const webTest = {
 };
 
 export default defineConfig({
-  plugins: [react(), prerender(), precompress()],
+  plugins: [react(), reactRouterProduction(), prerender(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -36,17 +36,22 @@ if (env instanceof EnvError) {
   // Nothing stored says someone is signed in: the session starts signed out, as on the pages
   // prerendered for visitors.
   const visitor = !mayHaveSessionAt(env.cognitoClientId, window.location.search);
-  const app = (
-    <StrictMode>
-      <App telemetry={telemetry} router={createAppRouter()} sessionInput={sessionInputFrom(env, window.location, visitor)} />
-    </StrictMode>
-  );
   // A public page arrives drawn as a visitor sees it (prerendered at build time,
   // src/app/prerender.tsx): for a visitor React takes that markup over instead of drawing it
   // again. Markup that does not match is drawn again by React (a recoverable error), reported as
   // React reports it by default, so a test or Sentry sees it. Someone who may be signed in gets the
   // page drawn afresh, which replaces the visitor's markup.
   const hydrate = visitor && container.hasAttribute('data-prerendered');
+  const app = (
+    <StrictMode>
+      <App
+        telemetry={telemetry}
+        router={createAppRouter()}
+        sessionInput={sessionInputFrom(env, window.location, visitor)}
+        hydrating={hydrate}
+      />
+    </StrictMode>
+  );
   // In a transition, React cuts the first render into short tasks the browser can answer input
   // between, instead of one long task (issue 19: total blocking time).
   const start = () =>

@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { LazyNotifications } from '@/app/lazy-notifications';
 import { TelemetryProvider } from '@/app/telemetry-context';
+import { HydrationContext } from '@/app/use-hydrated';
 import { theme } from '@/app/theme';
 import toastClasses from '@/app/toasts.module.css';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
@@ -39,6 +40,8 @@ interface AppProvidersProps {
   children: ReactNode;
   /** Tests pass "test" (no transitions, no portals), as ARCHITECTURE.md §1 notes. */
   mantineEnv?: 'default' | 'test';
+  /** The tree is prerendered, or taken over from prerendered markup (see HydrationContext). */
+  hydrating?: boolean;
 }
 
 /**
@@ -46,34 +49,36 @@ interface AppProvidersProps {
  * jobs actors (each reporting to the inspection hub, which the QA inspector reads), a last-resort
  * boundary.
  */
-export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default' }: AppProvidersProps) {
+export function AppProviders({ telemetry, sessionInput, children, mantineEnv = 'default', hydrating = false }: AppProvidersProps) {
   return (
-    <MantineProvider theme={theme} env={mantineEnv}>
-      {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered; below the header. */}
-      <LazyNotifications
-        position={TOAST.position}
-        autoClose={TOAST.autoCloseMs}
-        pauseResetOnHover={TOAST.pauseResetOnHover}
-        classNames={{ root: toastClasses.toasts }}
-        style={{ '--toast-top': `${TOAST_TOP_OFFSET_PX}px` }}
-      />
-      <TelemetryProvider telemetry={telemetry}>
-        <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>
-          <BannerActorContext.Provider options={{ id: 'banner', inspect }}>
-            <SessionActorContext.Provider options={{ id: 'session', input: sessionInput, inspect }}>
-              {/* Inside the session: the registry follows who is signed in through it. */}
-              <JobsRegistry>
-                <ErrorBoundary onError={telemetry.reportError}>
-                  {children}
-                  {/* Confirmations (useConfirm) render here, with the actors above in reach. */}
-                  <ModalsHost />
-                </ErrorBoundary>
-              </JobsRegistry>
-            </SessionActorContext.Provider>
-          </BannerActorContext.Provider>
-        </AppConfigActorContext.Provider>
-      </TelemetryProvider>
-    </MantineProvider>
+    <HydrationContext.Provider value={hydrating}>
+      <MantineProvider theme={theme} env={mantineEnv}>
+        {/* SPEC §2.9 item 6: top-right, 5000 ms, paused while hovered; below the header. */}
+        <LazyNotifications
+          position={TOAST.position}
+          autoClose={TOAST.autoCloseMs}
+          pauseResetOnHover={TOAST.pauseResetOnHover}
+          classNames={{ root: toastClasses.toasts }}
+          style={{ '--toast-top': `${TOAST_TOP_OFFSET_PX}px` }}
+        />
+        <TelemetryProvider telemetry={telemetry}>
+          <AppConfigActorContext.Provider options={{ id: 'appConfig', inspect }}>
+            <BannerActorContext.Provider options={{ id: 'banner', inspect }}>
+              <SessionActorContext.Provider options={{ id: 'session', input: sessionInput, inspect }}>
+                {/* Inside the session: the registry follows who is signed in through it. */}
+                <JobsRegistry>
+                  <ErrorBoundary onError={telemetry.reportError}>
+                    {children}
+                    {/* Confirmations (useConfirm) render here, with the actors above in reach. */}
+                    <ModalsHost />
+                  </ErrorBoundary>
+                </JobsRegistry>
+              </SessionActorContext.Provider>
+            </BannerActorContext.Provider>
+          </AppConfigActorContext.Provider>
+        </TelemetryProvider>
+      </MantineProvider>
+    </HydrationContext.Provider>
   );
 }
 
@@ -81,11 +86,13 @@ interface AppProps {
   telemetry: Telemetry;
   router: AppRouter;
   sessionInput: SessionInput;
+  /** React takes the page over from its prerendered markup. */
+  hydrating?: boolean;
 }
 
-export function App({ telemetry, router, sessionInput }: AppProps) {
+export function App({ telemetry, router, sessionInput, hydrating = false }: AppProps) {
   return (
-    <AppProviders telemetry={telemetry} sessionInput={sessionInput}>
+    <AppProviders telemetry={telemetry} sessionInput={sessionInput} hydrating={hydrating}>
       <RouterProvider router={router} />
     </AppProviders>
   );

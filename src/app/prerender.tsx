@@ -48,7 +48,7 @@ export async function prerenderPage(pathname: string): Promise<{ html: string; t
   if (context instanceof Response) throw new Error(`${pathname} redirects: it cannot be prerendered`);
   const page = () => (
     <StrictMode>
-      <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' }, true)}>
+      <AppProviders telemetry={disabledTelemetry} sessionInput={sessionInputFrom(loadEnv(), { pathname, search: '' }, true)} hydrating>
         <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
       </AppProviders>
     </StrictMode>

@@ -1,6 +1,6 @@
-import { Anchor, AppShell, Burger, Group, NavLink, Skeleton, Text } from '@mantine/core';
+import { Anchor, Burger, Group, NavLink, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { memo, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { memo, Suspense, useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { useDocumentTitle } from '@/app/page-title';
@@ -74,27 +74,29 @@ function PageControls({ children }: { children: ReactNode }) {
 /** The menu is drawn again only when the page changes, not when the shell does (a phone's menu toggle). */
 const Menu = memo(MenuGroups);
 
+/** The page of the current route; one element for the shell's lifetime, so a redraw of the shell never changes it. */
+const PAGE = (
+  <Suspense fallback={<PageLoader />}>
+    <Outlet />
+  </Suspense>
+);
+
+const SHELL_STYLE = { '--shell-header-height': `${HEADER_HEIGHT_PX}px` } as CSSProperties;
+
 /**
- * The layout around every page: header with the logo, the menu of SPEC §2.3 (collapsible groups)
- * and the main area with the top banner. Below the `sm` breakpoint (768 px, SPEC §2.11) the menu
- * folds behind a burger; between `sm` and `md` (tablet, below 1024 px) it is narrower. Each page
- * change sets the document title and moves focus to the new page. The shell also connects the session actor
- * to the router and shows its overlays (SPEC §2.9 items 1–3), shows what the jobs registry announces
- * (toasts, notifications) and offers the jobs panel to a signed-in person.
+ * The header and the menu of SPEC §2.3 (collapsible groups). Below the `sm` breakpoint (768 px,
+ * SPEC §2.11) the menu folds behind a burger; between `sm` and `md` (tablet, below 1024 px) it is
+ * narrower. The menu's state lives here, so opening it redraws neither the page nor its frame.
  */
-export function Shell() {
+function ShellNavigation() {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false);
   // Below 768 px the folded menu is only moved off-screen; `inert` keeps it out of the Tab order too.
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY) ?? false;
   const menuFolded = isMobile && !menuOpened;
   const mobileMenuShown = isMobile && menuOpened;
   const burgerRef = useRef<HTMLButtonElement>(null);
-  // Typed as Mantine types the navbar ref, though it renders a <nav>.
-  const menuRef = useRef<HTMLDivElement>(null);
-  const mainRef = useRef<HTMLElement>(null);
+  const menuRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
-  const telemetry = useTelemetry();
-  useRouteFocus(pathname, mainRef);
 
   // The opened mobile menu covers the page: focus goes into it, and Escape folds it again and
   // hands focus back to the burger.
@@ -111,15 +113,8 @@ export function Shell() {
   }, [mobileMenuShown, closeMenu]);
 
   return (
-    <AppShell
-      header={{ height: HEADER_HEIGHT_PX }}
-      navbar={{ width: { base: 240, md: 280 }, breakpoint: 'sm', collapsed: { mobile: !menuOpened } }}
-      padding="md"
-    >
-      <a href="#main-content" className={classes.skipLink}>
-        Skip to content
-      </a>
-      <AppShell.Header>
+    <>
+      <header className={classes.header}>
         {/* Phones get narrower edges and gaps: at 320 px every header control still fits (issue 17). */}
         <Group h="100%" px={{ base: 'xs', sm: 'md' }} gap="xs" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
@@ -144,14 +139,21 @@ export function Shell() {
             <HeaderAccount onNavigate={closeMenu} />
           </Group>
         </Group>
-      </AppShell.Header>
+      </header>
 
-      <AppShell.Navbar ref={menuRef} id="main-menu" component="nav" aria-label="Main menu" p="xs" inert={menuFolded}>
+      <nav
+        ref={menuRef}
+        id="main-menu"
+        aria-label="Main menu"
+        className={classes.navbar}
+        data-opened={menuOpened || undefined}
+        inert={menuFolded}
+      >
         {/* Native scrolling: Mantine's ScrollArea would bring floating-ui into the initial bundle. */}
-        <AppShell.Section grow className={classes.menuScroll}>
+        <div className={classes.menuScroll}>
           <Menu pathname={pathname} onNavigate={closeMenu} />
-        </AppShell.Section>
-        <AppShell.Section pt="xs" component="section" aria-label="More">
+        </div>
+        <section className={classes.more} aria-label="More">
           <NavLink
             component={Link}
             to={ROUTES.latest}
@@ -171,21 +173,41 @@ export function Shell() {
           <Text size="sm" c="dimmed" px="sm" pb="xs">
             Help: <Anchor href={`mailto:${supportEmail()}`} size="sm">{supportEmail()}</Anchor>
           </Text>
-        </AppShell.Section>
-      </AppShell.Navbar>
+        </section>
+      </nav>
+    </>
+  );
+}
 
-      <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1}>
+/**
+ * The layout around every page: the header with the logo and the account, the menu, and the main
+ * area with the top banner (a fixed header and menu drawn by shell.module.css: Mantine's AppShell
+ * updated itself right after React took a prerendered page over, which made React take over the
+ * whole page in one long task, and it computed its responsive styles in script). Each page change
+ * sets the document title and moves focus to the new page. The shell also connects the session
+ * actor to the router and shows its overlays (SPEC §2.9 items 1–3), shows what the jobs registry
+ * announces (toasts, notifications) and offers the jobs panel to a signed-in person.
+ */
+export function Shell() {
+  const mainRef = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  const telemetry = useTelemetry();
+  useRouteFocus(pathname, mainRef);
+
+  return (
+    <div className={classes.shell} style={SHELL_STYLE}>
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <ShellNavigation />
+      <main ref={mainRef} id="main-content" tabIndex={-1} className={classes.main}>
         <TopBanner />
         <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>
-          <PageControls>
-            <Suspense fallback={<PageLoader />}>
-              <Outlet />
-            </Suspense>
-          </PageControls>
+          <PageControls>{PAGE}</PageControls>
         </ErrorBoundary>
-      </AppShell.Main>
+      </main>
       <SessionOverlays />
       <ShellEffects />
-    </AppShell>
+    </div>
   );
 }

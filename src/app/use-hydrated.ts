@@ -1,15 +1,23 @@
-import { useSyncExternalStore } from 'react';
-
-const noSubscription = () => () => {};
+import { createContext, startTransition, useContext, useEffect, useState } from 'react';
 
 /**
- * False while the page is prerendered (src/app/prerender.tsx) and while React takes over that
- * markup in the browser (React reads the server value then), true right after, and true at once
- * in a page React draws itself.
+ * True around a tree that is prerendered at build time (src/app/prerender.tsx) or that React
+ * takes over from that markup in the browser (main.tsx's `hydrateRoot`); false when React draws
+ * the page itself. AppProviders provides it.
  */
-export const useHydrated = (): boolean =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+export const HydrationContext = createContext(false);
+
+/**
+ * False while the page is prerendered and while React takes that markup over, true right after
+ * (and at once when React draws the page itself). The change is a transition: a synchronous
+ * update here would make React take over every part of the page still waiting below it
+ * (a Suspense boundary) in one long task (issue 19: total blocking time).
+ */
+export function useHydrated(): boolean {
+  const hydrating = useContext(HydrationContext);
+  const [hydrated, setHydrated] = useState(!hydrating);
+  useEffect(() => {
+    if (!hydrated) startTransition(() => setHydrated(true));
+  }, [hydrated]);
+  return hydrated;
+}

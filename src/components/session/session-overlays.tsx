@@ -24,6 +24,9 @@ export function SessionOverlays() {
   const session = SessionActorContext.useActorRef();
   const modal = SessionActorContext.useSelector(selectModal, shallowEqual);
   const verification = SessionActorContext.useSelector(selectEmailVerificationRef);
+  // Nothing to show (a visitor's first page): no Suspense boundary either, which React would take
+  // over from prerendered markup on its own, in one long task at the first update above it.
+  if (!verification && !modal) return null;
   return (
     <Suspense fallback={null}>
       {/* A new child (another user) gets a fresh form; it stays mounted, closed, while a session modal shows, so a typed code survives. */}

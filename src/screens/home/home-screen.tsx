@@ -1,5 +1,4 @@
-import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Anchor, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { HOME_TEXTS } from '@/config/home-texts';
@@ -7,9 +6,8 @@ import { MENU } from '@/config/menu';
 import { ROUTES } from '@/config/routes';
 import { selectTierInformation } from '@/machines/app-config/app-config.selectors';
 import { CreditTiersTable } from '@/screens/home/credit-tiers-table';
+import { PromoReel } from '@/screens/home/promo-reel';
 
-// The promo reel (its machine and players) loads after the page: the first paint does not wait for it.
-const PromoReel = lazy(async () => ({ default: (await import('@/screens/home/promo-reel')).PromoReel }));
 
 
 /** The tiers' table on its own: the configuration's answer redraws it, not the whole page. */
@@ -50,9 +48,9 @@ export function HomeScreen() {
           </List>
         </Stack>
 
-        <Suspense fallback={<Skeleton height={200} radius="md" aria-hidden />}>
-          <PromoReel />
-        </Suspense>
+        {/* In the page's own chunk (small): a Suspense boundary here would be taken over by React
+            separately, and at once, in one long task, by any update above it (issue 19). */}
+        <PromoReel />
 
         <Stack gap="sm" component="section" aria-labelledby="home-tools">
           <Title order={2} id="home-tools">

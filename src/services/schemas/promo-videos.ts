@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-mini';
 
 /** GET promo-videos (public). SPEC §3 does not show the shape; these are Kinora's fields. */
 export const promoVideoSchema = z.object({
