@@ -1,6 +1,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { bootPrefetch } from './scripts/boot-prefetch';
 import { precompress } from './scripts/precompress';
 import { prerender } from './scripts/prerender';
 import { reactRouterProduction } from './scripts/react-router-production';
@@ -46,7 +47,7 @@ const webTest = {
 };
 
 export default defineConfig({
-  plugins: [react(), reactRouterProduction(), prerender(), precompress()],
+  plugins: [react(), reactRouterProduction(), bootPrefetch(), prerender(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -56,6 +57,10 @@ export default defineConfig({
     manifest: true,
     // Sizes are gated by `npm run bench` against bench/budget.json, not by Vite's generic warning.
     chunkSizeWarningLimit: 1024,
+    // One stylesheet, in the page's head: main.tsx loads the app's modules in parts after the first
+    // paint, and a prerendered page must be styled before them (the shell's frame, the page's
+    // modules), not when the part that imports its CSS arrives. The screens' own CSS is small.
+    cssCodeSplit: false,
   },
   server: {
     port: 5173,

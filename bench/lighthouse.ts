@@ -110,19 +110,41 @@ export function figuresOf(lhr: LhrLike): LighthouseFigures {
     if (typeof value !== 'number') throw new Error(`Lighthouse gave no ${id}`);
     return value;
   };
-  const summary = lhr.audits['resource-summary']?.details as
-    | { items?: { resourceType?: string; transferSize?: number }[] }
-    | undefined;
-  const script = summary?.items?.find((item) => item.resourceType === 'script');
   return {
     scores: Object.fromEntries(LIGHTHOUSE_CATEGORIES.map((c) => [c, score(c)])) as Record<Category, number>,
     fcpMs: metric('first-contentful-paint'),
     lcpMs: metric('largest-contentful-paint'),
     tbtMs: metric('total-blocking-time'),
     cls: metric('cumulative-layout-shift'),
-    jsTransferBytes: script?.transferSize ?? 0,
+    jsTransferBytes: scriptBytesOf(lhr),
   };
 }
+
+interface NetworkRequestItem {
+  url?: string;
+  resourceType?: string;
+  mimeType?: string;
+  transferSize?: number;
+}
+
+/**
+ * Every JS byte the page downloaded, from Lighthouse's request list: scripts, and scripts fetched
+ * ahead (main.tsx's `prefetch` links, which Lighthouse types "Other", so its resource summary
+ * leaves them out). A file fetched twice (prefetched, then imported from the cache) counts once,
+ * at its larger transfer.
+ */
+export function scriptBytesOf(lhr: LhrLike): number {
+  const items = (lhr.audits['network-requests']?.details as { items?: NetworkRequestItem[] } | undefined)?.items;
+  if (!items) throw new Error('Lighthouse gave no network-requests');
+  const bytesByUrl = new Map<string, number>();
+  for (const item of items) {
+    const isScript = item.resourceType === 'Script' || (item.mimeType ?? '').includes('javascript');
+    if (!isScript || !item.url || item.url.startsWith('data:')) continue;
+    bytesByUrl.set(item.url, Math.max(bytesByUrl.get(item.url) ?? 0, item.transferSize ?? 0));
+  }
+  return [...bytesByUrl.values()].reduce((total, bytes) => total + bytes, 0);
+}
+
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,16 +3,13 @@ import '@mantine/notifications/styles.css';
 import '@/app/reduced-motion.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from '@/app/app';
-import { EnvErrorPage } from '@/app/env-error-page';
-import { createAppRouter, preloadScreens } from '@/app/router';
-import { sessionInputFrom } from '@/app/session-input';
 import { EnvError, loadEnv, type Env } from '@/config/env';
-import { configureAuth, mayHaveSessionAt } from '@/services/auth';
-import { initTelemetry } from '@/services/telemetry';
+import { LAZY_IMPORT_RETRY_DELAYS_MS } from '@/config/limits';
+import { retryImport } from '@/lib/chunk-load';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+const root = container;
 
 function readEnv(): Env | EnvError {
   try {
@@ -23,16 +20,45 @@ function readEnv(): Env | EnvError {
   }
 }
 
-const env = readEnv();
-if (env instanceof EnvError) {
-  // Also in the console, for whoever deployed the build and is looking there.
-  console.error(env.message);
-  createRoot(container).render(<EnvErrorPage issues={env.issues} />);
-} else {
+/**
+ * Asks for every part's file at once (listed by scripts/boot-prefetch.ts in index.html; see there
+ * why a low-priority prefetch), so the parts below do not wait for each other's download.
+ */
+function preloadBootChunks(): void {
+  const files = document.querySelector<HTMLMetaElement>('meta[name="kinora-boot-chunks"]')?.content.split(' ') ?? [];
+  for (const href of files) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'prefetch';
+    link.as = 'script';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+/** Lets the browser answer input (and paint) before the next part of the start runs. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** A part of the app, downloaded again after a failure, as a lazy screen is. */
+const part = <T,>(load: () => Promise<T>): Promise<T> => retryImport(load, LAZY_IMPORT_RETRY_DELAYS_MS);
+
+async function start(env: Env): Promise<void> {
+  // The app's modules are evaluated in parts, each in a task of its own, instead of all in one
+  // long task (issue 19: total blocking time on a phone).
+  const { configureAuth, mayHaveSessionAt } = await part(() => import('@/services/auth'));
+  const { initTelemetry } = await part(() => import('@/services/telemetry'));
   // Amplify loads beside the first render when a session may be stored (otherwise on the first
   // sign-in call); a failed download is retried by the first auth call.
   configureAuth(env).catch(() => undefined);
   const telemetry = initTelemetry(env);
+  await nextTask();
+  await part(() => import('@/components/session/session-context'));
+  await nextTask();
+  const { App } = await part(() => import('@/app/app'));
+  await nextTask();
+  const { createAppRouter, preloadScreens } = await part(() => import('@/app/router'));
+  const { sessionInputFrom } = await part(() => import('@/app/session-input'));
   // Nothing stored says someone is signed in: the session starts signed out, as on the pages
   // prerendered for visitors.
   const visitor = !mayHaveSessionAt(env.cognitoClientId, window.location.search);
@@ -41,7 +67,11 @@ if (env instanceof EnvError) {
   // again. Markup that does not match is drawn again by React (a recoverable error), reported as
   // React reports it by default, so a test or Sentry sees it. Someone who may be signed in gets the
   // page drawn afresh, which replaces the visitor's markup.
-  const hydrate = visitor && container.hasAttribute('data-prerendered');
+  const hydrate = visitor && root.hasAttribute('data-prerendered');
+  // The page's screen first (see lazyScreen's preload), so React takes the whole page over in one
+  // pass; should the download fail, the screen tries again itself when it is drawn.
+  if (hydrate) await preloadScreens(window.location.pathname).catch(() => undefined);
+  await nextTask();
   const app = (
     <StrictMode>
       <App
@@ -54,19 +84,24 @@ if (env instanceof EnvError) {
   );
   // In a transition, React cuts the first render into short tasks the browser can answer input
   // between, instead of one long task (issue 19: total blocking time).
-  const start = () =>
-    startTransition(() => {
-      if (hydrate) {
-        hydrateRoot(container, app, {
-          onRecoverableError: (error, info) => {
-            console.error(error);
-            telemetry.reportError(error, info.componentStack);
-          },
-        });
-      } else createRoot(container).render(app);
-    });
-  // The page's screen first (see lazyScreen's preload), so React takes the whole page over in one
-  // pass; should the download fail, the screen tries again itself when it is drawn.
-  if (hydrate) void preloadScreens(window.location.pathname).then(start, start);
-  else start();
+  startTransition(() => {
+    if (hydrate) {
+      hydrateRoot(root, app, {
+        onRecoverableError: (error, info) => {
+          console.error(error);
+          telemetry.reportError(error, info.componentStack);
+        },
+      });
+    } else createRoot(root).render(app);
+  });
+}
+
+const env = readEnv();
+if (env instanceof EnvError) {
+  // Also in the console, for whoever deployed the build and is looking there.
+  console.error(env.message);
+  void import('@/app/env-error-page').then(({ EnvErrorPage }) => createRoot(root).render(<EnvErrorPage issues={env.issues} />));
+} else {
+  preloadBootChunks();
+  void start(env);
 }

@@ -7,6 +7,7 @@ import {
   medianFigures,
   pointsUnderReference,
   REFERENCE_LABEL,
+  scriptBytesOf,
   type LighthouseBudget,
   type LighthouseResults,
   type LighthouseFigures,
@@ -25,11 +26,11 @@ const lhr = (performance: number, lcp: number, scriptBytes: number) => ({
     'largest-contentful-paint': { numericValue: lcp },
     'total-blocking-time': { numericValue: 150 },
     'cumulative-layout-shift': { numericValue: 0.01 },
-    'resource-summary': {
+    'network-requests': {
       details: {
         items: [
-          { resourceType: 'total', transferSize: 999_999 },
-          { resourceType: 'script', transferSize: scriptBytes },
+          { url: 'http://localhost/', resourceType: 'Document', mimeType: 'text/html', transferSize: 999_999 },
+          { url: 'http://localhost/assets/index.js', resourceType: 'Script', mimeType: 'text/javascript', transferSize: scriptBytes },
         ],
       },
     },
@@ -53,6 +54,20 @@ describe('Lighthouse bench', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+
+  it('counts prefetched scripts, each file once, and no other bytes', () => {
+    const result = lhr(0.9, 1500, 1000);
+    const items = (result.audits['network-requests'].details.items as object[]).concat([
+      // Fetched ahead (Lighthouse types a prefetch "Other"), then imported from the cache.
+      { url: 'http://localhost/assets/app.js', resourceType: 'Other', mimeType: 'text/javascript', transferSize: 500 },
+      { url: 'http://localhost/assets/app.js', resourceType: 'Script', mimeType: 'text/javascript', transferSize: 0 },
+      { url: 'http://localhost/assets/style.css', resourceType: 'Stylesheet', mimeType: 'text/css', transferSize: 7000 },
+      { url: 'data:text/javascript,1', resourceType: 'Script', mimeType: 'text/javascript', transferSize: 0 },
+    ]);
+    const withPrefetch = { ...result, audits: { ...result.audits, 'network-requests': { details: { items } } } };
+    expect(scriptBytesOf(withPrefetch)).toBe(1500);
+    expect(() => scriptBytesOf({ ...result, audits: {} })).toThrow(/network-requests/);
   });
 
   it('reads scores, metrics and the script bytes out of a result', () => {
