@@ -49,8 +49,10 @@ function ShellEffects() {
 function HeaderJobs() {
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
   if (!signedIn) return null;
+  // The placeholder is no wider than the button it stands for (narrower on phones, where the
+  // button's edges are narrower): at 320 px the header has no pixel to spare (issue 17).
   return (
-    <Suspense fallback={<Skeleton height={30} width={64} radius="sm" aria-hidden="true" />}>
+    <Suspense fallback={<Skeleton height={30} w={{ base: 48, sm: 64 }} radius="sm" aria-hidden="true" />}>
       <JobsPanel />
     </Suspense>
   );

@@ -14,6 +14,7 @@ import {
   type PickableResult,
 } from '@/machines/assets/asset-picker.selectors';
 import { inspect } from '@/lib/inspection/hub';
+import { OnceOpened } from '@/components/once-opened';
 
 export type { PickableResult } from '@/machines/assets/asset-picker.selectors';
 
@@ -145,8 +146,10 @@ export interface AssetPickerProps {
 /** "Choose from assets": a modal listing the finished results of one kind kept in the person's assets. */
 export function AssetPicker({ opened, kind, onClose, onPick }: AssetPickerProps) {
   return (
-    <Modal opened={opened} onClose={onClose} title={TEXTS.title(kind)} size="lg" centered>
-      {opened && <PickerBody kind={kind} onPick={onPick} />}
-    </Modal>
+    <OnceOpened opened={opened}>
+      <Modal opened={opened} onClose={onClose} title={TEXTS.title(kind)} size="lg" centered>
+        {opened && <PickerBody kind={kind} onPick={onPick} />}
+      </Modal>
+    </OnceOpened>
   );
 }

@@ -1,6 +1,6 @@
 import { ModalsProvider } from '@mantine/modals';
 import { useEffect } from 'react';
-import { setModalsMounted } from '@/components/confirm/modals-host';
+import { setModalsMounted } from '@/components/confirm/modals-state';
 
 /** `@mantine/modals`' provider, in its own chunk (see modals-host.tsx); it listens once mounted. */
 export function ModalsProviderHost() {

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useCallback, useEffect, useRef } from 'react';
-import { modalsMounted, whenModalsReady } from '@/components/confirm/modals-host';
+import { modalsMounted, whenModalsReady } from '@/components/confirm/modals-state';
 
 /** What one "are you sure?" dialog says; the confirm button is red, focus starts on Cancel. */
 export interface ConfirmDialog {

@@ -5,6 +5,7 @@ import { JOB_TEXTS } from '@/config/job-texts';
 import { JobRow } from '@/components/jobs/job-row';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { selectJobEntries, selectLiveCount } from '@/machines/jobs/jobs.selectors';
+import { OnceOpened } from '@/components/once-opened';
 
 type Permission = NotificationPermission | 'unsupported';
 
@@ -65,36 +66,38 @@ export function JobsPanel() {
       >
         {JOB_TEXTS.button}
       </Button>
-      <Drawer opened={opened} onClose={close} position="right" title={JOB_TEXTS.panelTitle} size="md">
-        <Stack gap="md">
-          <DesktopNotificationsButton />
-          {entries.length === 0 && <Text c="dimmed">{JOB_TEXTS.empty}</Text>}
-          {live.length > 0 && (
-            <Stack gap="xs">
-              <Title order={3} size="h5">
-                {JOB_TEXTS.liveHeading}
-              </Title>
-              <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.liveHeading}>
-                {live.map((entry) => (
-                  <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
-                ))}
+      <OnceOpened opened={opened}>
+        <Drawer opened={opened} onClose={close} position="right" title={JOB_TEXTS.panelTitle} size="md">
+          <Stack gap="md">
+            <DesktopNotificationsButton />
+            {entries.length === 0 && <Text c="dimmed">{JOB_TEXTS.empty}</Text>}
+            {live.length > 0 && (
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  {JOB_TEXTS.liveHeading}
+                </Title>
+                <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.liveHeading}>
+                  {live.map((entry) => (
+                    <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+                  ))}
+                </Stack>
               </Stack>
-            </Stack>
-          )}
-          {recent.length > 0 && (
-            <Stack gap="xs">
-              <Title order={3} size="h5">
-                {JOB_TEXTS.recentHeading}
-              </Title>
-              <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.recentHeading}>
-                {recent.map((entry) => (
-                  <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
-                ))}
+            )}
+            {recent.length > 0 && (
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  {JOB_TEXTS.recentHeading}
+                </Title>
+                <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.recentHeading}>
+                  {recent.map((entry) => (
+                    <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+                  ))}
+                </Stack>
               </Stack>
-            </Stack>
-          )}
-        </Stack>
-      </Drawer>
+            )}
+          </Stack>
+        </Drawer>
+      </OnceOpened>
     </>
   );
 }

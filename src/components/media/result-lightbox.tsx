@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { LIGHTBOX_TEXTS } from '@/config/lightbox-texts';
+import { OnceOpened } from '@/components/once-opened';
 
 /** One picture the lightbox can show: the full file, its SPEC §3 label and its description. */
 export interface LightboxPicture {
@@ -49,48 +50,50 @@ export function ResultLightbox({ pictures, index, onIndexChange, onClose }: Resu
   }, [picture, previous, next]);
 
   return (
-    <Modal
-      opened={picture !== undefined}
-      onClose={onClose}
-      title={picture ? LIGHTBOX_TEXTS.title(picture.label) : ''}
-      size="auto"
-      centered
-      styles={{ title: { fontFamily: 'var(--mantine-font-family-monospace)', overflowWrap: 'anywhere' } }}
-    >
-      {picture && index !== null && (
-        <Stack gap="sm">
-          <img
-            src={picture.url}
-            alt={picture.alt}
-            style={{ display: 'block', maxWidth: 'min(100%, 1600px)', maxHeight: '75vh', margin: '0 auto', objectFit: 'contain' }}
-          />
-          <Group justify="space-between" gap="xs">
-            <Button variant="default" onClick={previous} disabled={!hasPrevious}>
-              {LIGHTBOX_TEXTS.previous}
-            </Button>
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {LIGHTBOX_TEXTS.position(index, total)}
-            </Text>
-            <Button variant="default" onClick={next} disabled={!hasNext}>
-              {LIGHTBOX_TEXTS.next}
-            </Button>
-          </Group>
-          <Group justify="space-between" gap="xs">
-            <Text size="xs" c="dimmed">
-              {LIGHTBOX_TEXTS.keys}
-            </Text>
-            <Group gap="sm">
-              <Anchor href={picture.url} target="_blank" rel="noreferrer" size="sm">
-                {LIGHTBOX_TEXTS.openOriginal}
-              </Anchor>
-              <Button component="a" href={picture.url} download size="xs" aria-label={LIGHTBOX_TEXTS.downloadLabel(picture.label)}>
-                {LIGHTBOX_TEXTS.download}
+    <OnceOpened opened={picture !== undefined}>
+      <Modal
+        opened={picture !== undefined}
+        onClose={onClose}
+        title={picture ? LIGHTBOX_TEXTS.title(picture.label) : ''}
+        size="auto"
+        centered
+        styles={{ title: { fontFamily: 'var(--mantine-font-family-monospace)', overflowWrap: 'anywhere' } }}
+      >
+        {picture && index !== null && (
+          <Stack gap="sm">
+            <img
+              src={picture.url}
+              alt={picture.alt}
+              style={{ display: 'block', maxWidth: 'min(100%, 1600px)', maxHeight: '75vh', margin: '0 auto', objectFit: 'contain' }}
+            />
+            <Group justify="space-between" gap="xs">
+              <Button variant="default" onClick={previous} disabled={!hasPrevious}>
+                {LIGHTBOX_TEXTS.previous}
+              </Button>
+              <Text size="sm" c="dimmed" aria-live="polite">
+                {LIGHTBOX_TEXTS.position(index, total)}
+              </Text>
+              <Button variant="default" onClick={next} disabled={!hasNext}>
+                {LIGHTBOX_TEXTS.next}
               </Button>
             </Group>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+            <Group justify="space-between" gap="xs">
+              <Text size="xs" c="dimmed">
+                {LIGHTBOX_TEXTS.keys}
+              </Text>
+              <Group gap="sm">
+                <Anchor href={picture.url} target="_blank" rel="noreferrer" size="sm">
+                  {LIGHTBOX_TEXTS.openOriginal}
+                </Anchor>
+                <Button component="a" href={picture.url} download size="xs" aria-label={LIGHTBOX_TEXTS.downloadLabel(picture.label)}>
+                  {LIGHTBOX_TEXTS.download}
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </OnceOpened>
   );
 }
 

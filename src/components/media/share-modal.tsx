@@ -11,6 +11,7 @@ import { SHARE_DESCRIPTION_MAX, SHARE_TITLE_MAX, VISIBILITIES, VISIBILITY_OPTION
 import { SHARING_TEXTS } from '@/config/sharing-texts';
 import type { shareMachine } from '@/machines/content/share.machine';
 import { selectShareError, selectSharedMediaId, selectShareStatus, selectShareValues } from '@/machines/content/share.selectors';
+import { OnceOpened } from '@/components/once-opened';
 
 const TEXTS = SHARING_TEXTS.share;
 
@@ -159,12 +160,14 @@ export interface ShareModalProps {
 export function ShareModal({ share, opened, onClose, fallbackTitle }: ShareModalProps) {
   const status = useSelector(share, selectShareStatus);
   return (
-    <Modal opened={opened} onClose={onClose} title={TEXTS.modalTitle} size="lg">
-      {status === 'saved' ? (
-        <ShareSaved share={share} onClose={onClose} />
-      ) : (
-        <ShareForm share={share} fallbackTitle={fallbackTitle} onCancel={onClose} />
-      )}
-    </Modal>
+    <OnceOpened opened={opened}>
+      <Modal opened={opened} onClose={onClose} title={TEXTS.modalTitle} size="lg">
+        {status === 'saved' ? (
+          <ShareSaved share={share} onClose={onClose} />
+        ) : (
+          <ShareForm share={share} fallbackTitle={fallbackTitle} onCancel={onClose} />
+        )}
+      </Modal>
+    </OnceOpened>
   );
 }
