@@ -201,7 +201,10 @@ export function Shell() {
       <a href="#main-content" className={classes.skipLink}>
         Skip to content
       </a>
-      <ShellNavigation />
+      {/* The burger and the menu's group toggles too: a click before React has the page would be lost. */}
+      <PageControls>
+        <ShellNavigation />
+      </PageControls>
       <main ref={mainRef} id="main-content" tabIndex={-1} className={classes.main}>
         <TopBanner />
         <ErrorBoundary resetKey={pathname} onError={telemetry.reportError}>

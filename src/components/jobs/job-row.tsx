@@ -17,7 +17,7 @@ const PHASE_COLORS: Partial<Record<JobView['phase'], string>> = {
   paused: 'gray',
 };
 
-interface JobRowProps {
+export interface JobRowProps {
   entry: JobEntry;
   onCancel: (localId: string) => void;
   onDismiss: (localId: string) => void;

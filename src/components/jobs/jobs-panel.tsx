@@ -2,7 +2,7 @@ import { Badge, Button, Drawer, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { JOB_TEXTS } from '@/config/job-texts';
-import { JobRow } from '@/components/jobs/job-row';
+import { JobRow, type JobRowProps } from '@/components/jobs/job-row';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { selectJobEntries, selectLiveCount } from '@/machines/jobs/jobs.selectors';
 import { OnceOpened } from '@/components/once-opened';
@@ -35,6 +35,23 @@ function DesktopNotificationsButton() {
  * The header's "Jobs" button and the panel it opens: every live and recent job across tools
  * (issue 4 item 6). The badge counts the running ones.
  */
+/** One titled list of the panel (the running jobs, or the finished ones); nothing when empty. */
+function JobSection({ heading, entries, ...row }: { heading: string; entries: readonly JobRowProps['entry'][] } & Omit<JobRowProps, 'entry'>) {
+  if (entries.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {heading}
+      </Title>
+      <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={heading}>
+        {entries.map((entry) => (
+          <JobRow key={entry.localId} entry={entry} {...row} />
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
 export function JobsPanel() {
   const jobs = JobsActorContext.useActorRef();
   const entries = JobsActorContext.useSelector(selectJobEntries);
@@ -71,30 +88,8 @@ export function JobsPanel() {
           <Stack gap="md">
             <DesktopNotificationsButton />
             {entries.length === 0 && <Text c="dimmed">{JOB_TEXTS.empty}</Text>}
-            {live.length > 0 && (
-              <Stack gap="xs">
-                <Title order={3} size="h5">
-                  {JOB_TEXTS.liveHeading}
-                </Title>
-                <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.liveHeading}>
-                  {live.map((entry) => (
-                    <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
-                  ))}
-                </Stack>
-              </Stack>
-            )}
-            {recent.length > 0 && (
-              <Stack gap="xs">
-                <Title order={3} size="h5">
-                  {JOB_TEXTS.recentHeading}
-                </Title>
-                <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={JOB_TEXTS.recentHeading}>
-                  {recent.map((entry) => (
-                    <JobRow key={entry.localId} entry={entry} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
-                  ))}
-                </Stack>
-              </Stack>
-            )}
+            <JobSection heading={JOB_TEXTS.liveHeading} entries={live} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+            <JobSection heading={JOB_TEXTS.recentHeading} entries={recent} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
           </Stack>
         </Drawer>
       </OnceOpened>
