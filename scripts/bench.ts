@@ -64,7 +64,12 @@ function initialChunks(): ManifestChunk[] {
 const initial = initialChunks();
 const initialFiles = new Set(initial.map((c) => c.file));
 const initialJs = initial.map((c) => c.file).filter((f) => f.endsWith('.js'));
-const initialCss = [...new Set(initial.flatMap((c) => c.css ?? []))];
+// The stylesheets index.html links (with `cssCodeSplit: false` the app has one, which the
+// manifest lists apart from the entry) and any the entry's chunks bring.
+const linkedCss = [...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"/g)].map(
+  (match) => match[1]!,
+);
+const initialCss = [...new Set([...linkedCss, ...initial.flatMap((c) => c.css ?? [])])];
 const lazyJs = [...new Set(Object.values(manifest).map((c) => c.file))].filter(
   (f) => f.endsWith('.js') && !initialFiles.has(f),
 );
