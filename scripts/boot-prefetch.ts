@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { BOOT_CHUNKS_META } from '../src/config/boot.ts';
 
 interface ChunkLike {
   fileName: string;
@@ -20,8 +21,6 @@ export function bootChunks(entry: ChunkLike, bundle: Record<string, ChunkLike | 
   return [...seen].sort();
 }
 
-/** The name of the meta tag that lists the parts' files (read by main.tsx). */
-export const BOOT_CHUNKS_META = 'kinora-boot-chunks';
 
 /**
  * main.tsx loads the app's modules in parts, one task each (issue 19: total blocking time), and

@@ -3,6 +3,7 @@ import '@mantine/notifications/styles.css';
 import '@/app/reduced-motion.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BOOT_CHUNKS_META } from '@/config/boot';
 import { EnvError, loadEnv, type Env } from '@/config/env';
 import { LAZY_IMPORT_RETRY_DELAYS_MS } from '@/config/limits';
 import { retryImport } from '@/lib/chunk-load';
@@ -25,7 +26,7 @@ function readEnv(): Env | EnvError {
  * why a low-priority prefetch), so the parts below do not wait for each other's download.
  */
 function preloadBootChunks(): void {
-  const files = document.querySelector<HTMLMetaElement>('meta[name="kinora-boot-chunks"]')?.content.split(' ') ?? [];
+  const files = document.querySelector<HTMLMetaElement>(`meta[name="${BOOT_CHUNKS_META}"]`)?.content.split(' ') ?? [];
   for (const href of files) {
     if (!href) continue;
     const link = document.createElement('link');
