@@ -23,6 +23,8 @@ beforeAll(async () => {
   await writeFile(path.join(staticDir, 'index.html'), INDEX_HTML);
   await writeFile(path.join(staticDir, 'assets', 'index-abc123.js'), ASSET_JS);
   await writeFile(path.join(staticDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(staticDir, 'assets', 'picture-aa11.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(staticDir, 'assets', 'style-bb22.css'), 'body { margin: 0; }');
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js'), BIG_JS);
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js.br'), brotliCompressSync(BIG_JS));
   await writeFile(path.join(staticDir, 'assets', 'big-def456.js.gz'), gzipSync(BIG_JS));
@@ -98,11 +100,23 @@ describe('security headers on every response', () => {
     expectSecurityHeaders(front.headers);
   });
 
-  it('are on the SPA index, a history-fallback page and a static asset', async () => {
-    for (const pathname of ['/', '/ai-image/text-to-image', '/assets/index-abc123.js']) {
+  it('are on the SPA index, a history-fallback page and a file that can be opened as a page', async () => {
+    for (const pathname of ['/', '/ai-image/text-to-image', '/favicon.svg', '/assets/picture-aa11.svg']) {
       const response = await fetch(`${server.url}${pathname}`);
       expect(response.status, pathname).toBe(200);
       expectSecurityHeaders(response.headers);
+    }
+  });
+
+  it('leave only the headers a subresource uses on hashed scripts and styles', async () => {
+    for (const pathname of ['/assets/index-abc123.js', '/assets/big-def456.js', '/assets/style-bb22.css']) {
+      const response = await fetch(`${server.url}${pathname}`, { headers: { 'Accept-Encoding': 'br' } });
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get('x-content-type-options'), pathname).toBe('nosniff');
+      expect(response.headers.get('cross-origin-resource-policy'), pathname).toBe('same-origin');
+      for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'x-xss-protection']) {
+        expect(response.headers.get(name), `${pathname} ${name}`).toBeNull();
+      }
     }
   });
 });
