@@ -4,22 +4,13 @@ import '@/app/reduced-motion.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BOOT_CHUNKS_META } from '@/config/boot';
-import { EnvError, loadEnv, type Env } from '@/config/env';
+import type { Env } from '@/config/env';
 import { LAZY_IMPORT_RETRY_DELAYS_MS } from '@/config/limits';
 import { retryImport } from '@/lib/chunk-load';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = container;
-
-function readEnv(): Env | EnvError {
-  try {
-    return loadEnv();
-  } catch (error) {
-    if (error instanceof EnvError) return error;
-    throw error;
-  }
-}
 
 /**
  * Asks for every part's file at once (listed by scripts/boot-prefetch.ts in index.html; see there
@@ -46,7 +37,12 @@ const part = <T,>(load: () => Promise<T>): Promise<T> => retryImport(load, LAZY_
 
 async function start(env: Env): Promise<void> {
   // The app's modules are evaluated in parts, each in a task of its own, instead of all in one
-  // long task (issue 19: total blocking time on a phone).
+  // long task (issue 19: total blocking time on a phone). The two largest libraries first, each
+  // alone: evaluated with the part that first imports them, they made it the longest task.
+  await part(() => import('@/app/boot/xstate'));
+  await nextTask();
+  await part(() => import('@/app/boot/react-router'));
+  await nextTask();
   const { configureAuth, mayHaveSessionAt } = await part(() => import('@/services/auth'));
   const { initTelemetry } = await part(() => import('@/services/telemetry'));
   // Amplify loads beside the first render when a session may be stored (otherwise on the first
@@ -97,12 +93,26 @@ async function start(env: Env): Promise<void> {
   });
 }
 
-const env = readEnv();
-if (env instanceof EnvError) {
-  // Also in the console, for whoever deployed the build and is looking there.
-  console.error(env.message);
-  void import('@/app/env-error-page').then(({ EnvErrorPage }) => createRoot(root).render(<EnvErrorPage issues={env.issues} />));
-} else {
+/**
+ * The build's settings are checked first. The check (and zod, which it uses) is a part of its own:
+ * in the first file, beside React, it lengthened the first task.
+ */
+async function boot(): Promise<void> {
   preloadBootChunks();
-  void start(env);
+  const { EnvError, loadEnv } = await part(() => import('@/config/env'));
+  let env: Env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    // Also in the console, for whoever deployed the build and is looking there.
+    console.error(error.message);
+    const { EnvErrorPage } = await import('@/app/env-error-page');
+    createRoot(root).render(<EnvErrorPage issues={error.issues} />);
+    return;
+  }
+  await nextTask();
+  await start(env);
 }
+
+void boot();

@@ -54,6 +54,10 @@ export const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // The placeholder Mantine focuses first is a role="presentation" child of role="menu" (axe aria-required-children).
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // Mantine's Combobox keeps every closed list drawn (hidden), so a page drew each Select's options,
+    // their scroll area and floating position while loading: about a third of a tool page's last
+    // long task (issue 19). The list is drawn when it opens.
+    Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
     // A 30-character handle or a long title has no space to wrap at: break it rather than push the
     // page past a phone's edge (issue 17).
     Title: { styles: { root: { overflowWrap: 'anywhere' } } },

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -86,7 +87,12 @@ export async function registerSpa(app: FastifyInstance, staticDir: string | unde
       setHeaders(response, filePath) {
         const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('Cache-Control', isAsset ? IMMUTABLE : NO_CACHE);
-        if (isAsset && SUBRESOURCE.test(filePath)) for (const name of DOCUMENT_ONLY_HEADERS) response.removeHeader(name);
+        if (isAsset && SUBRESOURCE.test(filePath)) {
+          // The plugin passes the raw Node response (`reply.raw`), though its type names only
+          // getHeader and setHeader.
+          const raw = response as unknown as ServerResponse;
+          for (const name of DOCUMENT_ONLY_HEADERS) raw.removeHeader(name);
+        }
         if (isCompressibleFile(filePath, true)) response.setHeader('Vary', 'Accept-Encoding');
       },
     });
