@@ -110,3 +110,36 @@ export function parseRenderEnvironment(env: Readonly<Record<string, string | und
   const publicUrl = url('KINORA_PUBLIC_URL');
   return { provider: 'fal', key, ...(queueUrl ? { queueUrl } : {}), ...(publicUrl ? { publicUrl } : {}) };
 }
+
+/** What DATABASE_URL and its pool settings ask for (server/src/main.ts; README "Running on PostgreSQL"). */
+export interface DatabaseEnvironment {
+  /** A postgres:// URL; absent → the embedded PGlite in `${dataDir}/db`. */
+  url?: string;
+  /** KINORA_DB_POOL_SIZE: connections at most (pg's default, 10, when unset). */
+  poolSize?: number;
+  /** KINORA_DB_STATEMENT_TIMEOUT_MS: how long one statement may run (unset or 0: no limit). */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * DATABASE_URL, KINORA_DB_POOL_SIZE (a whole number ≥ 1) and KINORA_DB_STATEMENT_TIMEOUT_MS (a
+ * whole number of milliseconds ≥ 0, 0 = no limit); the pool settings apply to a PostgreSQL server
+ * only. A bad value stops the server with a readable error.
+ */
+export function parseDatabaseEnvironment(env: Readonly<Record<string, string | undefined>>): DatabaseEnvironment {
+  const url = env.DATABASE_URL?.trim();
+  const whole = (min: number) => (n: number): boolean => Number.isInteger(n) && n >= min;
+  const poolSize = numberFromEnv('KINORA_DB_POOL_SIZE', env.KINORA_DB_POOL_SIZE, 0, whole(1), 'a whole number ≥ 1');
+  const statementTimeoutMs = numberFromEnv(
+    'KINORA_DB_STATEMENT_TIMEOUT_MS',
+    env.KINORA_DB_STATEMENT_TIMEOUT_MS,
+    0,
+    whole(0),
+    'a whole number of milliseconds ≥ 0',
+  );
+  return {
+    ...(url ? { url } : {}),
+    ...(poolSize > 0 ? { poolSize } : {}),
+    ...(statementTimeoutMs > 0 ? { statementTimeoutMs } : {}),
+  };
+}

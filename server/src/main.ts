@@ -6,7 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
-import { parseJobEnvironment, parseRenderEnvironment } from './config.ts';
+import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 
@@ -17,6 +17,9 @@ import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
  * - PORT (8787), KINORA_DATA_DIR (`.local`): the database lives in `${dataDir}/db`, the emulator's
  *   data in `${dataDir}/cognito`.
  * - DATABASE_URL: a postgres:// URL to use a PostgreSQL server instead of the embedded PGlite.
+ * - KINORA_DB_POOL_SIZE (10, pg's default), KINORA_DB_STATEMENT_TIMEOUT_MS (0: no limit): with
+ *   DATABASE_URL, how many connections the pool opens at most and how long PostgreSQL lets one
+ *   statement run before cancelling it (server/src/config.ts parseDatabaseEnvironment).
  * - KINORA_API_KEY (`kinora-local-api-key`): the key `POST auth/check` requires.
  * - COGNITO_LOCAL_URL (required): the running cognito-local.
  * - COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID: when absent the pool is provisioned (idempotently) and found by name.
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
   const jobs = parseJobEnvironment(env);
   const render = parseRenderEnvironment(env);
+  const database = parseDatabaseEnvironment(env);
 
   const pool =
     env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
@@ -56,7 +60,11 @@ async function main(): Promise<void> {
     localMode,
     emulatorDir: path.join(dataDir, 'cognito'),
   });
-  const db = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(dataDir, 'db') });
+  const db = await openDatabase(
+    database.url
+      ? { url: database.url, pool: { size: database.poolSize, statementTimeoutMs: database.statementTimeoutMs } }
+      : { dataDir: path.join(dataDir, 'db') },
+  );
   const app = await buildApp({
     db,
     identity,

@@ -13,11 +13,24 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** A postgres:// (or postgresql://) URL: use that server through `pg` instead of PGlite. */
   url?: string;
+  /** With `url`: the connection pool's settings (KINORA_DB_POOL_SIZE, KINORA_DB_STATEMENT_TIMEOUT_MS). */
+  pool?: PostgresPoolOptions;
   /**
    * A PGlite data folder dumped with `dumpDataDir` to start from instead of an empty one (tests:
    * one migrated copy per run spares each server test PostgreSQL's initdb).
    */
   template?: Blob;
+}
+
+/** How the server talks to a PostgreSQL server (server/src/config.ts parseDatabaseEnvironment). */
+export interface PostgresPoolOptions {
+  /** Connections the pool opens at most (pg's `max`; pg's default is 10). */
+  size?: number;
+  /**
+   * Milliseconds any one statement may run before PostgreSQL cancels it (the session's
+   * statement_timeout, SQLSTATE 57014); 0 or absent: no limit.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** PostgreSQL's SQLSTATE for unique_violation. */
@@ -32,7 +45,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * PGlite and `pg` speak the same SQL, so every caller writes plain PostgreSQL.
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
-  const db = options.url ? openPostgres(options.url) : await openPglite(options.dataDir, options.template);
+  const db = options.url ? openPostgres(options.url, options.pool) : await openPglite(options.dataDir, options.template);
   try {
     await runMigrations(db);
     await seedDatabase(db);
@@ -61,11 +74,20 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   };
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, options: PostgresPoolOptions = {}): Database {
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got "${url}")`);
   }
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool({
+    connectionString: url,
+    ...(options.size ? { max: options.size } : {}),
+    // Sent as the session's statement_timeout when each connection opens.
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
+  // An idle connection the server dropped (a restart, a killed backend) is an 'error' event on the
+  // pool; unhandled, it would end the process. The pool discards that client and opens a new one
+  // for the next query, so there is nothing more to do.
+  pool.on('error', () => undefined);
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const result = await target.query(sql, params);
@@ -77,16 +99,20 @@ function openPostgres(url: string): Database {
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection that cannot even roll back is broken: released with the error, the pool closes it.
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),
