@@ -4,25 +4,50 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../../server/src/db/database.ts';
+import { startPostgresCluster, type PostgresCluster } from './postgres.ts';
 import './provided.ts';
 
-/**
- * The server project's global setup: one database migrated and seeded by `openDatabase`, dumped to
- * a file that every server test starts its own in-memory PGlite from (database-template.ts).
- * PostgreSQL's initdb, most of a fresh PGlite's seconds, then runs once per run instead of once
- * per test file.
- */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'kinora-pglite-template-'));
+/** One database migrated and seeded by `openDatabase`, dumped to a tarball in `folder`. */
+async function buildPgliteTemplate(folder: string): Promise<string> {
   const dataDir = path.join(folder, 'db');
   await (await openDatabase({ dataDir })).close();
   const pglite = await PGlite.create(dataDir);
   try {
     const dump = await pglite.dumpDataDir('none');
-    await writeFile(path.join(folder, 'template.tar'), Buffer.from(await dump.arrayBuffer()));
+    const file = path.join(folder, 'template.tar');
+    await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+    return file;
   } finally {
     await pglite.close();
   }
-  project.provide('pgliteTemplate', path.join(folder, 'template.tar'));
-  return () => rm(folder, { recursive: true, force: true });
+}
+
+/**
+ * The server project's global setup:
+ * - one database migrated and seeded by `openDatabase`, dumped to a file that every server test
+ *   starts its own in-memory PGlite from (database-template.ts). PostgreSQL's initdb, most of a
+ *   fresh PGlite's seconds, then runs once per run instead of once per test file;
+ * - one throw-away PostgreSQL cluster (postgres.ts) for tests/server/postgres, started beside the
+ *   template (initdb and the server are processes of their own, about a second), so the suite
+ *   waits no longer than before. A cluster that cannot start (PostgreSQL not installed) is handed
+ *   on as its reason: the PostgreSQL tests fail with it, the others run.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'kinora-pglite-template-'));
+  const [template, cluster] = await Promise.allSettled([buildPgliteTemplate(folder), startPostgresCluster()]);
+  const running: PostgresCluster | null = cluster.status === 'fulfilled' ? cluster.value : null;
+  const teardown = async (): Promise<void> => {
+    await Promise.all([running?.stop(), rm(folder, { recursive: true, force: true })]);
+  };
+  if (template.status === 'rejected') {
+    await teardown();
+    throw template.reason;
+  }
+  project.provide('pgliteTemplate', template.value);
+  const reason: unknown = cluster.status === 'rejected' ? cluster.reason : null;
+  project.provide(
+    'postgres',
+    running ? { adminUrl: running.adminUrl, version: running.version } : { error: reason instanceof Error ? reason.message : String(reason) },
+  );
+  return teardown;
 }

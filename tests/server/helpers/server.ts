@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../../server/src/app.ts';
-import type { Database } from '../../../server/src/db/database.ts';
+import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { openTestDatabase } from './database-template.ts';
 import { startEmulator, type TestEmulator } from './emulator.ts';
 
@@ -38,6 +38,16 @@ export interface StartTestServerOptions {
   syncWait?: AppOptions['syncWait'];
   /** The render provider (default the local engine); fal tests point it at the queue stand-in. */
   render?: AppOptions['render'];
+  /**
+   * A postgres:// URL (tests/server/helpers/postgres.ts freshPostgresUrl): the server opens it
+   * through openDatabase as in production (its own pool; migrations and seed) instead of a PGlite copy.
+   */
+  databaseUrl?: string;
+  /**
+   * Another test server's emulator, so two servers (two apps on one database) know the same
+   * users; it is left running when this server closes.
+   */
+  emulator?: TestEmulator;
 }
 
 /** Idle workers look for jobs once a second; a job queued by the server wakes them at once. */
@@ -45,16 +55,19 @@ const TEST_JOB_DEFAULTS: AppOptions['jobs'] = { durationMs: 100, pollIntervalMs:
 
 /**
  * A real server on a free port: `buildApp` with a fresh in-memory PGlite (a copy of the run's
- * migrated template) and a real cognito-local, reached over HTTP exactly as the web app reaches it.
+ * migrated template), or the PostgreSQL database `databaseUrl` names, and a real cognito-local,
+ * reached over HTTP exactly as the web app reaches it.
  */
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
   // The database first: PGlite's start blocks the event loop for seconds, long enough for the
   // emulator to drop an idle keep-alive socket that fetch would then reuse ("other side closed").
-  const db = await openTestDatabase();
-  const emulator = await startEmulator().catch(async (error: unknown) => {
+  const db = options.databaseUrl ? await openDatabase({ url: options.databaseUrl }) : await openTestDatabase();
+  const sharedEmulator = options.emulator;
+  const emulator = sharedEmulator ?? (await startEmulator().catch(async (error: unknown) => {
     await db.close();
     throw error;
-  });
+  }));
+  const stopEmulator = (): Promise<void> => (sharedEmulator ? Promise.resolve() : emulator.stop());
   const mediaDir = await mkdtemp(path.join(tmpdir(), 'kinora-media-'));
   const start = async (jobs: AppOptions['jobs']): Promise<{ app: FastifyInstance; url: string }> => {
     const app = await buildApp({
@@ -82,7 +95,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   try {
     running = await start(options.jobs);
   } catch (error) {
-    await Promise.all([db.close(), emulator.stop(), rm(mediaDir, { recursive: true, force: true })]);
+    await Promise.all([db.close(), stopEmulator(), rm(mediaDir, { recursive: true, force: true })]);
     throw error;
   }
   const server: TestServer = {
@@ -100,7 +113,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     async close() {
       await running.app.close();
       await db.close();
-      await emulator.stop();
+      await stopEmulator();
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
