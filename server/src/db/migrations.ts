@@ -323,6 +323,39 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE media ADD COLUMN provider_requests jsonb NOT NULL DEFAULT '{}'::jsonb`,
     ],
   },
+  {
+    id: 12,
+    name: 'ledger-guards-no-key-lock',
+    statements: [
+      // The balance guards (migrations 1 and 9) locked the owner's row FOR UPDATE. An insert that
+      // references that row (the job's media row, the ledger row itself) first takes FOR KEY SHARE
+      // on it for its foreign key, and FOR UPDATE waits for every other transaction's KEY SHARE:
+      // two concurrent debits of one user each held a KEY SHARE and waited for the other's, and
+      // PostgreSQL broke the deadlock by failing one (40P01; 48 of 50 concurrent submits on a real
+      // server, issue 20). FOR NO KEY UPDATE still serialises the guards (and conflicts with every
+      // FOR UPDATE taken elsewhere) but not the foreign keys' KEY SHARE locks.
+      `CREATE OR REPLACE FUNCTION credit_ledger_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM users WHERE sub = NEW.user_sub FOR NO KEY UPDATE;
+        IF (SELECT COALESCE(SUM(amount), 0) FROM credit_ledger WHERE user_sub = NEW.user_sub) < 0 THEN
+          RAISE EXCEPTION 'credit balance of user % cannot go below zero', NEW.user_sub
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'credit_ledger_balance_not_negative';
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE OR REPLACE FUNCTION customer_ledger_guard_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM customers WHERE id = NEW.customer_id FOR NO KEY UPDATE;
+        IF (SELECT COALESCE(SUM(amount), 0) FROM customer_ledger WHERE customer_id = NEW.customer_id) < 0 THEN
+          RAISE EXCEPTION 'credit balance of organisation % cannot go below zero', NEW.customer_id
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'customer_ledger_balance_not_negative';
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+    ],
+  },
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */
