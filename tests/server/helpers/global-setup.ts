@@ -28,13 +28,18 @@ async function buildPgliteTemplate(folder: string): Promise<string> {
  *   starts its own in-memory PGlite from (database-template.ts). PostgreSQL's initdb, most of a
  *   fresh PGlite's seconds, then runs once per run instead of once per test file;
  * - one throw-away PostgreSQL cluster (postgres.ts) for tests/server/postgres, started beside the
- *   template (initdb and the server are processes of their own, about a second), so the suite
- *   waits no longer than before. A cluster that cannot start (PostgreSQL not installed) is handed
+ *   template (initdb and the server are processes of their own, about a second of the template's
+ *   eight), so the suite waits no longer than before. A cluster that cannot start (PostgreSQL not installed) is handed
  *   on as its reason: the PostgreSQL tests fail with it, the others run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The cluster first: its initdb and server are launched before the template's WebAssembly
+  // starts keeping the event loop busy, so the two run side by side.
+  const clusterStart = startPostgresCluster();
+  // Handled below (allSettled); this keeps a rejection during the next await from counting as unhandled.
+  clusterStart.catch(() => undefined);
   const folder = await mkdtemp(path.join(tmpdir(), 'kinora-pglite-template-'));
-  const [template, cluster] = await Promise.allSettled([buildPgliteTemplate(folder), startPostgresCluster()]);
+  const [template, cluster] = await Promise.allSettled([buildPgliteTemplate(folder), clusterStart]);
   const running: PostgresCluster | null = cluster.status === 'fulfilled' ? cluster.value : null;
   const teardown = async (): Promise<void> => {
     await Promise.all([running?.stop(), rm(folder, { recursive: true, force: true })]);

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chown, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,11 +39,11 @@ function onPath(name: string): string | null {
 }
 
 /** `initdb` and `pg_ctl` on PATH, or else in the highest /usr/lib/postgresql/<version>/bin. */
-async function findBinaries(): Promise<{ initdb: string; pgCtl: string }> {
+function findBinaries(): { initdb: string; pgCtl: string } {
   const initdb = onPath('initdb');
   const pgCtl = onPath('pg_ctl');
   if (initdb && pgCtl) return { initdb, pgCtl };
-  const versions = await readdir('/usr/lib/postgresql').catch(() => [] as string[]);
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
   for (const version of versions.filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))) {
     const bin = path.join('/usr/lib/postgresql', version, 'bin');
     if (existsSync(path.join(bin, 'initdb')) && existsSync(path.join(bin, 'pg_ctl'))) {
@@ -54,88 +53,114 @@ async function findBinaries(): Promise<{ initdb: string; pgCtl: string }> {
   throw new Error(`PostgreSQL's initdb and pg_ctl were found neither on PATH nor under /usr/lib/postgresql/*/bin: ${INSTALL_HINT}.`);
 }
 
-/** A port nothing listens on now (the kernel's pick for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+/**
+ * A port for the cluster, drawn at random from a range the kernel does not hand out for port 0
+ * (32768 and up on Linux): the draw needs no event loop (see startPostgresCluster), and a port
+ * that turns out to be taken makes pg_ctl fail, after which another is drawn.
+ */
+const randomPort = (): number => 20_000 + Math.floor(Math.random() * 12_000);
 
 /** Runs a PostgreSQL program, as the `postgres` user when this process is root. */
-async function runAsOwner(program: string, args: readonly string[], cwd: string): Promise<void> {
+async function runAsOwner(program: string, args: readonly string[], cwd: string, label = path.basename(program)): Promise<void> {
   const asRoot = process.getuid?.() === 0;
   const [file, argv] = asRoot ? ['runuser', ['-u', SYSTEM_USER, '--', program, ...args]] : [program, [...args]];
   try {
     await run(file, argv, { cwd, env: { ...process.env, LC_ALL: 'C' } });
   } catch (error) {
     const detail = error instanceof Error && 'stderr' in error ? String(error.stderr).trim() : String(error);
-    throw new Error(`${path.basename(program)} failed: ${detail}`, { cause: error });
+    throw new Error(`${label} failed: ${detail}`, { cause: error });
   }
 }
 
+/** The server's settings: this port and socket folder, localhost only, durability off, room for many pools. */
+const serverSettings = (port: number, socketDir: string): string =>
+  [
+    `-p ${port}`,
+    `-k '${socketDir}'`,
+    '-c listen_addresses=127.0.0.1',
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=250',
+  ].join(' ');
+
+/** initdb, then pg_ctl start, in one child process: $1 initdb, $2 pg_ctl, $3 data folder, $4 log file, $5 settings. */
+const INIT_AND_START = `"$1" -D "$3" --auth=trust -U ${SUPERUSER} -E UTF8 --no-sync --locale=C >/dev/null && "$2" start -w -t 30 -D "$3" -l "$4" -o "$5" >/dev/null`;
+
 /**
  * initdb (trust authentication, superuser `kinora`, UTF8, C locale, no fsync) and pg_ctl start on
- * a free port of 127.0.0.1, its socket in the same temporary folder; durability is off (fsync,
+ * a port of 127.0.0.1, its socket in the same temporary folder; durability is off (fsync,
  * synchronous_commit, full_page_writes), as nothing outlives the run. Fails with what to install
  * when the binaries are missing.
+ *
+ * Everything up to launching initdb and pg_ctl (one child process) happens before this function
+ * returns: the global setup builds the PGlite template at the same time, whose WebAssembly keeps
+ * the event loop busy for seconds, and the cluster then starts beside it instead of after it.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
-  const { initdb, pgCtl } = await findBinaries();
-  const folder = await mkdtemp(path.join(tmpdir(), 'kinora-postgres-'));
-  const dataDir = path.join(folder, 'data');
-  const logFile = path.join(folder, 'postgres.log');
+export function startPostgresCluster(): Promise<PostgresCluster> {
+  let folder: string | undefined;
   try {
+    const { initdb, pgCtl } = findBinaries();
+    folder = mkdtempSync(path.join(tmpdir(), 'kinora-postgres-'));
     if (process.getuid?.() === 0) {
-      const { stdout } = await run('id', ['-u', SYSTEM_USER]).catch(() => {
-        throw new Error(`running as root, the cluster needs the \`${SYSTEM_USER}\` system user: ${INSTALL_HINT}.`);
-      });
-      const { stdout: group } = await run('id', ['-g', SYSTEM_USER]);
-      await chown(folder, Number(stdout.trim()), Number(group.trim()));
-    }
-    await runAsOwner(initdb, ['-D', dataDir, '--auth=trust', '-U', SUPERUSER, '-E', 'UTF8', '--no-sync', '--locale=C'], folder);
-    // A port picked free may be taken before PostgreSQL binds it: try another a few times.
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const port = await freePort();
-      const settings = [
-        `-p ${port}`,
-        `-k '${folder}'`,
-        '-c listen_addresses=127.0.0.1',
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
-        '-c max_connections=250',
-      ].join(' ');
+      let ids: [number, number];
       try {
-        await runAsOwner(pgCtl, ['start', '-w', '-t', '30', '-D', dataDir, '-l', logFile, '-o', settings], folder);
+        ids = [Number(execFileSync('id', ['-u', SYSTEM_USER]).toString()), Number(execFileSync('id', ['-g', SYSTEM_USER]).toString())];
       } catch (error) {
-        lastError = error;
-        continue;
+        throw new Error(`running as root, the cluster needs the \`${SYSTEM_USER}\` system user: ${INSTALL_HINT}.`, { cause: error });
       }
-      const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
-      await client.end();
-      return {
-        adminUrl,
-        version: rows[0]?.server_version ?? 'unknown',
-        async stop() {
-          await runAsOwner(pgCtl, ['stop', '-w', '-D', dataDir, '-m', 'immediate'], folder).catch(() => undefined);
-          await rm(folder, { recursive: true, force: true });
-        },
-      };
+      chownSync(folder, ...ids);
     }
-    const log = await readFile(logFile, 'utf8').catch(() => '');
-    throw new Error(`PostgreSQL did not start: ${String(lastError)}\n${log.slice(-2000)}`);
+    const dataDir = path.join(folder, 'data');
+    const logFile = path.join(folder, 'postgres.log');
+    const port = randomPort();
+    // Launched now (execFile spawns synchronously); awaited in finishCluster.
+    const started = runAsOwner('sh', ['-c', INIT_AND_START, 'sh', initdb, pgCtl, dataDir, logFile, serverSettings(port, folder)], folder, 'initdb + pg_ctl start');
+    return finishCluster({ folder, dataDir, logFile, pgCtl, port, started });
   } catch (error) {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+async function finishCluster(launch: {
+  folder: string;
+  dataDir: string;
+  logFile: string;
+  pgCtl: string;
+  port: number;
+  started: Promise<void>;
+}): Promise<PostgresCluster> {
+  const { folder, dataDir, logFile, pgCtl } = launch;
+  const stop = async (): Promise<void> => {
     await runAsOwner(pgCtl, ['stop', '-w', '-D', dataDir, '-m', 'immediate'], folder).catch(() => undefined);
     await rm(folder, { recursive: true, force: true });
+  };
+  try {
+    let port = launch.port;
+    let outcome = await launch.started.then(() => null, (error: unknown) => error);
+    // initdb did its part but the server did not start (most likely the port was taken): other ports.
+    for (let retry = 0; outcome !== null && existsSync(path.join(dataDir, 'PG_VERSION')) && retry < 3; retry += 1) {
+      port = randomPort();
+      outcome = await runAsOwner(pgCtl, ['start', '-w', '-t', '30', '-D', dataDir, '-l', logFile, '-o', serverSettings(port, folder)], folder).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    }
+    if (outcome !== null) {
+      const log = await readFile(logFile, 'utf8').catch(() => '');
+      throw new Error(`PostgreSQL did not start: ${outcome instanceof Error ? outcome.message : String(outcome)}\n${log.slice(-2000)}`, {
+        cause: outcome,
+      });
+    }
+    const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    await client.end();
+    return { adminUrl, version: rows[0]?.server_version ?? 'unknown', stop };
+  } catch (error) {
+    await stop();
     throw error;
   }
 }
