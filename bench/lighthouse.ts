@@ -160,9 +160,16 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`the stack did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** `npm start` on its own port, data folder and dist folder; resolves once the API answers. */
-async function startStack(root: string, port: number): Promise<{ stop: () => Promise<void>; output: () => string }> {
-  const dataDir = path.join(root, '.local/bench-lighthouse');
+/**
+ * `npm start` on its own port, data folder and dist folder (`.local/<name>` and `.local/<name>-dist`);
+ * resolves once the API answers.
+ */
+export async function startStack(
+  root: string,
+  port: number,
+  name = 'bench-lighthouse',
+): Promise<{ stop: () => Promise<void>; output: () => string; dataDir: string }> {
+  const dataDir = path.join(root, '.local', name);
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
@@ -170,7 +177,7 @@ async function startStack(root: string, port: number): Promise<{ stop: () => Pro
       ...process.env,
       PORT: String(port),
       KINORA_DATA_DIR: dataDir,
-      KINORA_DIST_DIR: path.join(root, '.local/bench-lighthouse-dist'),
+      KINORA_DIST_DIR: path.join(root, '.local', `${name}-dist`),
       KINORA_FRESH: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,7 +197,7 @@ async function startStack(root: string, port: number): Promise<{ stop: () => Pro
     await stop();
     throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
   }
-  return { stop, output: () => output };
+  return { stop, output: () => output, dataDir };
 }
 
 /** Lighthouse's own advice for a failed trace (e.g. NO_NAVSTART on a busy machine) is to run again. */

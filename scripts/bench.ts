@@ -9,15 +9,18 @@
  * event loop stays free meanwhile); then Lighthouse (`bench/lighthouse.ts`: mobile profile, median
  * of 3 interleaved runs on `/`, `/authentication`, a tool page and AI Story, against a stack
  * started like `npm start`, each scored against a bare React + Mantine reference page built and
- * measured in the same run).
+ * measured in the same run); then Interaction to Next Paint (`bench/interaction.ts`: typing and
+ * choosing on the Text to Image form and on AI Story's storyboard with 12 scenes, CPU 4× slower).
  * Prints the tables, writes them to `bench-results/bench.md` (and the Lighthouse table alone to
  * `bench-results/lighthouse.md`), and exits non-zero when a figure is over its budget.
- * `--no-build` reuses dist/; `--no-lighthouse` skips Lighthouse (it takes a few minutes).
+ * `--no-build` reuses dist/; `--no-lighthouse` skips Lighthouse (it takes a few minutes),
+ * `--no-interaction` the interaction runs (about a minute and a half).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { interactionOverBudget, interactionTable, measureInteraction } from '../bench/interaction.ts';
 import { lighthouseOverBudget, lighthouseTable, measureLighthouse, type LighthouseBudget } from '../bench/lighthouse.ts';
 import { measurePolling } from '../bench/polling.ts';
 import { measureStatusEndpoint } from '../bench/status-endpoint.ts';
@@ -94,6 +97,7 @@ const budget = JSON.parse(readFileSync(join(root, 'bench/budget.json'), 'utf8'))
   parallaxRenderSecondsPerVideoSecondAtMost: number;
   videoEditSecondsPerVideoSecondAtMost: number;
   eventLoopDelayDuringVideoMsAtMost: number;
+  interactionInpMsAtMost: number;
   lighthouse: LighthouseBudget;
 };
 
@@ -182,6 +186,12 @@ if (!process.argv.includes('--no-lighthouse')) {
   lines.push('', lighthouseLines, '', floors);
   writeFileSync(join(root, 'bench-results/lighthouse.md'), `${lighthouseLines}\n\n${floors}\n`);
 }
+let interactionOver: string[] = [];
+if (!process.argv.includes('--no-interaction')) {
+  const interaction = await measureInteraction();
+  interactionOver = interactionOverBudget(interaction, budget.interactionInpMsAtMost);
+  lines.push('', interactionTable(interaction, budget.interactionInpMsAtMost));
+}
 const table = lines.join('\n');
 console.log(table);
 writeFileSync(join(root, 'bench-results/bench.md'), `${table}\n`);
@@ -194,6 +204,7 @@ const over = [
   ...(videoWithin.edit ? [] : ['video edit time']),
   ...(videoWithin.loop ? [] : ['event loop delay during video work']),
   ...lighthouseOver,
+  ...interactionOver,
 ];
 if (over.length > 0) {
   console.error(`Over budget: ${over.join(', ')}`);
