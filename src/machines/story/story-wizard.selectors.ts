@@ -2,7 +2,7 @@ import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { StoryPart, StoryStep } from '@/config/story';
 import { classifyStatus } from '@/lib/job-status';
-import type { StoryCost, StoryPartStates } from '@/lib/story';
+import type { StoryCost, StoryPartState, StoryPartStates } from '@/lib/story';
 import {
   audioCost,
   concatProblem,
@@ -139,6 +139,56 @@ export const selectStoryView: (snapshot: StoryWizardSnapshot) => StoryView | nul
     creditLoading: context.creditLoading,
   };
 });
+
+/**
+ * Narrow views of the story for the parts of the page that show little of it: each changes only
+ * when what it shows changes, so a key typed in a scene redraws the scene and not the page around
+ * it (issue 19 item 4). Derived from the memoised view, so the work is done once per snapshot.
+ */
+export const selectStoryTitle = (snapshot: StoryWizardSnapshot): string | null => {
+  const view = selectStoryView(snapshot);
+  return view?.board.title || view?.title || null;
+};
+
+export const selectStoryError = (snapshot: StoryWizardSnapshot): string | null => selectStoryView(snapshot)?.error ?? null;
+export const selectStoryNotice = (snapshot: StoryWizardSnapshot): string | null => selectStoryView(snapshot)?.notice ?? null;
+
+export const selectSaveState = (snapshot: StoryWizardSnapshot): StoryView['saveState'] | null => selectStoryView(snapshot)?.saveState ?? null;
+
+/** Whether the story can reach each step (a flat record: compare it with shallowEqual). */
+export const selectReachableSteps = (snapshot: StoryWizardSnapshot): StoryView['reachable'] | null =>
+  selectStoryView(snapshot)?.reachable ?? null;
+
+export interface StepStatus {
+  running: number;
+  stale: number;
+}
+
+const NO_STATUS: StepStatus = { running: 0, stale: 0 };
+
+const countState = (states: Record<string, StoryPartState>, state: StoryPartState): number =>
+  Object.values(states).filter((candidate) => candidate === state).length;
+
+/** What each step's badge says: how many of its parts are being made and how many changed since. */
+export function selectStepStatuses(snapshot: StoryWizardSnapshot): Record<StoryStep, StepStatus> {
+  const view = selectStoryView(snapshot);
+  if (!view) return { idea: NO_STATUS, storyboard: NO_STATUS, elements: NO_STATUS, scenes: NO_STATUS, scriptboard: NO_STATUS };
+  const { states, running } = view;
+  return {
+    idea: NO_STATUS,
+    storyboard: NO_STATUS,
+    elements: { running: running.elements, stale: countState(states.elements, 'stale') },
+    scenes: { running: running.scenes, stale: countState(states.sceneImages, 'stale') },
+    scriptboard: {
+      running: running.videos + running.audio + running.concat,
+      stale: countState(states.sceneVideos, 'stale') + (states.audio === 'stale' ? 1 : 0),
+    },
+  };
+}
+
+/** Equality for `selectStepStatuses`: the same figures on every step. */
+export const sameStepStatuses = (a: Record<StoryStep, StepStatus>, b: Record<StoryStep, StepStatus>): boolean =>
+  (Object.keys(a) as StoryStep[]).every((step) => a[step].running === b[step].running && a[step].stale === b[step].stale);
 
 /** What making these parts costs (ids given, else every one missing, failed or stale) and whether it can be paid. */
 export function selectPartCost(

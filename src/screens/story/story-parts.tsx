@@ -7,7 +7,14 @@ import type { StoryPartState } from '@/lib/story';
 import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';
 import { selectCreditsRef } from '@/machines/session/session.selectors';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
-import { selectCanRegenerate, selectPartCost, selectPartView, selectStoryView } from '@/machines/story/story-wizard.selectors';
+import {
+  selectCanRegenerate,
+  selectPartCost,
+  selectPartView,
+  selectStoryError,
+  selectStoryNotice,
+  selectStoryView,
+} from '@/machines/story/story-wizard.selectors';
 
 /**
  * Pieces every step of the story page shares: the wizard's actor, a part's state badge, its
@@ -158,11 +165,11 @@ function paidReason(options: { can: boolean; count: number; affordable: boolean;
 /** The story's last error, with a way to dismiss it. */
 export function StoryError() {
   const story = StoryActorContext.useActorRef();
-  const view = useStoryView();
-  if (!view?.error) return null;
+  const error = StoryActorContext.useSelector(selectStoryError);
+  if (!error) return null;
   return (
     <Alert color="red" role="alert" withCloseButton closeButtonLabel={STORY_TEXTS.dismiss} onClose={() => story.send({ type: 'error.dismiss' })}>
-      {view.error}
+      {error}
     </Alert>
   );
 }
@@ -171,11 +178,11 @@ export function StoryError() {
 /** What the person is told that is not a failure (their edits merged with another tab's), with a way to dismiss it. */
 export function StoryNotice() {
   const story = StoryActorContext.useActorRef();
-  const view = useStoryView();
-  if (!view?.notice) return null;
+  const notice = StoryActorContext.useSelector(selectStoryNotice);
+  if (!notice) return null;
   return (
     <Alert color="yellow" role="status" withCloseButton closeButtonLabel={STORY_TEXTS.dismiss} onClose={() => story.send({ type: 'notice.dismiss' })}>
-      {view.notice}
+      {notice}
     </Alert>
   );
 }

@@ -1,35 +1,17 @@
 import { Badge, Group, Stepper, Text } from '@mantine/core';
 import { STORY_STEP_LABELS, STORY_STEPS, type StoryStep } from '@/config/story';
 import { STORY_TEXTS } from '@/config/story-texts';
-import type { StoryPartState } from '@/lib/story';
-import { selectActiveStep, selectWizardState } from '@/machines/story/story-wizard.selectors';
-import { StoryActorContext, useStoryView } from '@/screens/story/story-parts';
-
-const count = (states: Record<string, StoryPartState>, state: StoryPartState): number =>
-  Object.values(states).filter((candidate) => candidate === state).length;
-
-interface StepStatus {
-  running: number;
-  stale: number;
-}
-
-/** What each step's badge says: how many of its parts are being made and how many changed since. */
-function useStepStatuses(): Record<StoryStep, StepStatus> {
-  const view = useStoryView();
-  const none = { running: 0, stale: 0 };
-  if (!view) return { idea: none, storyboard: none, elements: none, scenes: none, scriptboard: none };
-  const { states, running } = view;
-  return {
-    idea: none,
-    storyboard: none,
-    elements: { running: running.elements, stale: count(states.elements, 'stale') },
-    scenes: { running: running.scenes, stale: count(states.sceneImages, 'stale') },
-    scriptboard: {
-      running: running.videos + running.audio + running.concat,
-      stale: count(states.sceneVideos, 'stale') + (states.audio === 'stale' ? 1 : 0),
-    },
-  };
-}
+import { shallowEqual } from '@xstate/react';
+import {
+  sameStepStatuses,
+  selectActiveStep,
+  selectReachableSteps,
+  selectSaveState,
+  selectStepStatuses,
+  selectWizardState,
+  type StepStatus,
+} from '@/machines/story/story-wizard.selectors';
+import { StoryActorContext } from '@/screens/story/story-parts';
 
 function StepBadges({ status }: { status: StepStatus }) {
   if (status.running === 0 && status.stale === 0) return null;
@@ -57,9 +39,9 @@ export function StoryStepper() {
   const story = StoryActorContext.useActorRef();
   const active = StoryActorContext.useSelector(selectActiveStep);
   const wizardState = StoryActorContext.useSelector(selectWizardState);
-  const view = useStoryView();
-  const statuses = useStepStatuses();
-  const reachable = (step: StoryStep): boolean => step === 'idea' || Boolean(view?.reachable[step]);
+  const reachableSteps = StoryActorContext.useSelector(selectReachableSteps, shallowEqual);
+  const statuses = StoryActorContext.useSelector(selectStepStatuses, sameStepStatuses);
+  const reachable = (step: StoryStep): boolean => step === 'idea' || Boolean(reachableSteps?.[step]);
 
   return (
     <nav aria-label={STORY_TEXTS.stepsLabel}>
@@ -96,11 +78,11 @@ export function StoryStepper() {
 
 /** "Saved" / "Saving…" / "Not saved — retrying": the story's edits, saved as they are made. */
 export function SaveIndicator() {
-  const view = useStoryView();
-  if (!view) return null;
+  const saveState = StoryActorContext.useSelector(selectSaveState);
+  if (!saveState) return null;
   return (
-    <Text size="sm" c={view.saveState === 'failed' ? 'red' : 'dimmed'} role="status" aria-live="polite">
-      {STORY_TEXTS.save[view.saveState]}
+    <Text size="sm" c={saveState === 'failed' ? 'red' : 'dimmed'} role="status" aria-live="polite">
+      {STORY_TEXTS.save[saveState]}
     </Text>
   );
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mock } from 'vitest';
+import { shallowEqual } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
 import type { ActorRefFrom, StateValue } from 'xstate';
 import { JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
@@ -18,8 +19,13 @@ import {
   selectFinalFilm,
   selectPartCost,
   selectPartView,
+  selectReachableSteps,
+  selectSaveState,
+  selectStepStatuses,
+  selectStoryTitle,
   selectStoryView,
   selectWizardState,
+  sameStepStatuses,
 } from '@/machines/story/story-wizard.selectors';
 import {
   buildStory,
@@ -310,6 +316,26 @@ describe('moving between steps', () => {
 });
 
 describe('editing', () => {
+  it('keeps the narrow views (title, steps, badges) equal while a scene’s words change, so the page around the scene is not drawn again', async () => {
+    const { actor } = await resume(VIDEOS_MADE);
+    actor.send({ type: 'step.goto', step: 'storyboard' });
+    const before = actor.getSnapshot();
+    actor.send({ type: 'scene.change', sceneId: 'scene-1', changes: { text: 'Mara climbs the stairs.' } });
+    const typed = actor.getSnapshot();
+    // The view itself changed (the board did), the title did not.
+    expect(selectStoryView(typed)).not.toBe(selectStoryView(before));
+    expect(selectStoryTitle(typed)).toBe(selectStoryTitle(before));
+    expect(selectStoryTitle(typed)).toBe(VIDEOS_MADE.storyboard.title);
+    expect(shallowEqual(selectReachableSteps(typed), selectReachableSteps(before))).toBe(true);
+    expect(selectSaveState(typed)).toBe(selectStoryView(typed)!.saveState);
+    // The first change of the scene makes its picture and video stale: the badges change once…
+    expect(sameStepStatuses(selectStepStatuses(typed), selectStepStatuses(before))).toBe(false);
+    expect(selectStepStatuses(typed)).toMatchObject({ scenes: { running: 0, stale: 1 }, scriptboard: { running: 0, stale: 1 } });
+    // …and not again for the next key.
+    actor.send({ type: 'scene.change', sceneId: 'scene-1', changes: { text: 'Mara climbs the stairs!' } });
+    expect(sameStepStatuses(selectStepStatuses(actor.getSnapshot()), selectStepStatuses(typed))).toBe(true);
+  });
+
   it('marks a changed scene’s picture and video stale and nothing else', async () => {
     const { actor } = await resume(VIDEOS_MADE);
     actor.send({ type: 'step.goto', step: 'storyboard' });
