@@ -54,11 +54,10 @@ export const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // The placeholder Mantine focuses first is a role="presentation" child of role="menu" (axe aria-required-children).
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    // Mantine's Combobox keeps every closed list drawn (hidden), so a page drew each Select's options,
-    // their scroll area and floating position while loading: about a third of a tool page's last
-    // long task (issue 19). The list is drawn when it opens.
-    // Opened, a list scrolls natively: Mantine's ScrollArea measured itself on opening, about a
-    // third of the time from the click to the list's paint (issue 19 item 4).
+    // Issue 19. Mantine's Combobox keeps every closed list drawn (hidden), so a tool page drew each
+    // Select's options, scroll area and floating position while loading (a third of its last long
+    // task): the list is drawn when it opens instead. Opened, it scrolls natively: Mantine's
+    // ScrollArea measured itself on opening, a share of the time from the click to the list's paint.
     Select: {
       defaultProps: { comboboxProps: { keepMounted: false }, withScrollArea: false },
       styles: { dropdown: { maxHeight: 240, overflowY: 'auto' } },
