@@ -73,7 +73,9 @@ const PAGE_LOAD = { timeout: 30_000 };
 
 /** Generate is at least 44 px tall on phones (issue 17: it was 36 px). */
 async function expectThumbSizedGenerate(page: Page): Promise<void> {
-  const box = await page.getByRole('button', { name: 'Generate', exact: true }).boundingBox();
+  const generate = page.getByRole('button', { name: 'Generate', exact: true });
+  await expect(generate).toBeVisible(PAGE_LOAD);
+  const box = await generate.boundingBox();
   expect.soft(box?.height ?? 0, 'Generate button height').toBeGreaterThanOrEqual(44);
 }
 
@@ -108,7 +110,11 @@ for (const width of WIDTHS) {
     await expect(balance(page)).toHaveText('100 credits', PAGE_LOAD);
     await expectNoOverflow(page, 'home-signed-in', width);
 
+    // After each page load, the signed-in header first: a public page arrives as the visitor's
+    // prerendered markup, which the app then replaces; measuring before that measures the markup
+    // about to go (a CI run once found the Generate button gone, 0 px tall, mid-replacement).
     await page.goto('/ai-image/text-to-image');
+    await expect(balance(page)).toHaveText('100 credits', PAGE_LOAD);
     await expect(page.getByRole('heading', { level: 1, name: 'Text to Image' })).toBeVisible(PAGE_LOAD);
     await expect.soft(page.getByRole('button', { name: 'Account menu' })).toBeInViewport({ ratio: 1 });
     await expectNoOverflow(page, 'tool-signed-in', width);
@@ -116,6 +122,7 @@ for (const width of WIDTHS) {
 
     // LoRA Finetune: one "?" beside the title, the options' own beside the options.
     await page.goto('/ai-production/finetune');
+    await expect(balance(page)).toHaveText('100 credits', PAGE_LOAD);
     await expect(page.getByRole('heading', { level: 1, name: 'LoRA Finetune' })).toBeVisible(PAGE_LOAD);
     const pageHelp = await page.getByRole('button', { name: 'Help: LoRA Finetune' }).boundingBox();
     const optionsHelp = await page.getByRole('button', { name: 'Help: FineTune Options' }).boundingBox();
@@ -124,6 +131,7 @@ for (const width of WIDTHS) {
     await expectThumbSizedGenerate(page);
 
     await page.goto('/ai-production/ai-story');
+    await expect(balance(page)).toHaveText('100 credits', PAGE_LOAD);
     await expect(page.getByRole('heading', { level: 1, name: 'AI Story' })).toBeVisible(PAGE_LOAD);
     await expectNoOverflow(page, 'ai-story', width);
 

@@ -51,7 +51,10 @@ async function generate(story: Story, part: string, ids?: string[]): Promise<Sto
 }
 
 async function load(story: Story): Promise<Story> {
-  return asStory(await callApi(server, `story/${story.id}`, { token: user.accessToken }));
+  const answer = await callApi(server, `story/${story.id}`, { token: user.accessToken });
+  // Said with the answer, should the story not come back (a CI run once failed here with no data).
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return asStory(answer);
 }
 
 async function waitFor(ids: readonly string[]): Promise<void> {
