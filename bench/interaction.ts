@@ -14,7 +14,8 @@
 import { loadavg } from 'node:os';
 import { chromium, request as playwrightRequest, type Page } from '@playwright/test';
 import { findFreePort } from '../server/src/auth/emulator.ts';
-import { createAccount, freshHandle, PASSWORD } from '../tests/e2e/helpers/accounts.ts';
+import { createAccount, freshHandle } from '../tests/e2e/helpers/accounts.ts';
+import { balance, signIn } from '../tests/e2e/helpers/ui.ts';
 import { startStack } from './lighthouse.ts';
 
 /** Lighthouse's mobile profile slows the CPU down this much. */
@@ -81,12 +82,11 @@ async function takeInteractions(page: Page): Promise<{ inpMs: number; slowest: s
   return { inpMs: slowest.duration, slowest: slowest.name, interactions: byId.size };
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
+/** Signs in through /authentication as the browser tests do, and waits for the header's balance. */
+async function signInAs(page: Page, email: string): Promise<void> {
   await page.goto('/authentication');
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('Credit balance').waitFor();
+  await signIn(page, email);
+  await balance(page).waitFor();
 }
 
 /** Picks `option` in the Select labelled `label`, as a person does: open the list, click the option. */
@@ -153,7 +153,7 @@ export async function measureInteraction(): Promise<InteractionResults> {
     const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 }, hasTouch: false });
     const page = await context.newPage();
     await recordInteractions(page);
-    await signIn(page, email);
+    await signInAs(page, email);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     const [typePrompt, switchModel] = await textToImage(page);

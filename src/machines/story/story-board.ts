@@ -82,7 +82,8 @@ export const partStatesOf: (story: Story, board: Storyboard) => StoryPartStates 
 export const partRecord = (states: StoryPartStates, part: 'elements' | 'scenes' | 'videos'): Record<string, StoryPartState> =>
   part === 'elements' ? states.elements : part === 'scenes' ? states.sceneImages : states.sceneVideos;
 
-const count = (record: Record<string, StoryPartState>, state: StoryPartState): number =>
+/** How many parts of a record are in `state`. */
+export const countPartsIn = (record: Record<string, StoryPartState>, state: StoryPartState): number =>
   Object.values(record).filter((value) => value === state).length;
 
 /** Running jobs of each part. */
@@ -90,9 +91,9 @@ export function runningCounts(story: Story | null, states: StoryPartStates | nul
   const concat = story?.concat && classifyStatus(story.concat.status) === 'processing' ? 1 : 0;
   if (!states) return { elements: 0, scenes: 0, videos: 0, audio: 0, concat };
   return {
-    elements: count(states.elements, 'running'),
-    scenes: count(states.sceneImages, 'running'),
-    videos: count(states.sceneVideos, 'running'),
+    elements: countPartsIn(states.elements, 'running'),
+    scenes: countPartsIn(states.sceneImages, 'running'),
+    videos: countPartsIn(states.sceneVideos, 'running'),
     audio: states.audio === 'running' ? 1 : 0,
     concat,
   };

@@ -2,10 +2,11 @@ import { createSelector } from 'reselect';
 import type { SnapshotFrom } from 'xstate';
 import type { StoryPart, StoryStep } from '@/config/story';
 import { classifyStatus } from '@/lib/job-status';
-import type { StoryCost, StoryPartState, StoryPartStates } from '@/lib/story';
+import type { StoryCost, StoryPartStates } from '@/lib/story';
 import {
   audioCost,
   concatProblem,
+  countPartsIn,
   currentConcatSource,
   partCost,
   partRecord,
@@ -166,9 +167,6 @@ export interface StepStatus {
 
 const NO_STATUS: StepStatus = { running: 0, stale: 0 };
 
-const countState = (states: Record<string, StoryPartState>, state: StoryPartState): number =>
-  Object.values(states).filter((candidate) => candidate === state).length;
-
 /** What each step's badge says: how many of its parts are being made and how many changed since. */
 export function selectStepStatuses(snapshot: StoryWizardSnapshot): Record<StoryStep, StepStatus> {
   const view = selectStoryView(snapshot);
@@ -177,11 +175,11 @@ export function selectStepStatuses(snapshot: StoryWizardSnapshot): Record<StoryS
   return {
     idea: NO_STATUS,
     storyboard: NO_STATUS,
-    elements: { running: running.elements, stale: countState(states.elements, 'stale') },
-    scenes: { running: running.scenes, stale: countState(states.sceneImages, 'stale') },
+    elements: { running: running.elements, stale: countPartsIn(states.elements, 'stale') },
+    scenes: { running: running.scenes, stale: countPartsIn(states.sceneImages, 'stale') },
     scriptboard: {
       running: running.videos + running.audio + running.concat,
-      stale: countState(states.sceneVideos, 'stale') + (states.audio === 'stale' ? 1 : 0),
+      stale: countPartsIn(states.sceneVideos, 'stale') + (states.audio === 'stale' ? 1 : 0),
     },
   };
 }
