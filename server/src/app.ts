@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createHandleRegistry } from './auth/handle-registry.ts';
 import type { IdentityProvider } from './auth/types.ts';
-import { MULTIPART_LIMITS } from './config.ts';
+import { MULTIPART_LIMITS, type ServerRole } from './config.ts';
 import { ANSWER_COMPRESSION } from './lib/compressible.ts';
 import type { Database } from './db/database.ts';
 import { authCheckRoutes } from './routes/auth-check.ts';
@@ -29,6 +29,7 @@ import { createLocalRenderEngine } from './render/local-engine.ts';
 import type { RenderProvider } from './render/provider.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { fileRoutes } from './routes/files.ts';
+import { healthRoutes } from './routes/health.ts';
 import { finetuneRoutes } from './routes/finetune.ts';
 import { generationRoutes } from './routes/generation.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
@@ -44,7 +45,14 @@ import { uploadRoutes } from './routes/uploads.ts';
 
 export interface AppOptions {
   db: Database;
-  identity: IdentityProvider;
+  /**
+   * What this process does (KINORA_ROLE, server/src/config.ts): `all` (the default) serves the
+   * API and the SPA and renders jobs; `api` serves without rendering; `worker` renders queued jobs
+   * and serves only /health.
+   */
+  role?: ServerRole;
+  /** Who is signed in; every role but `worker` needs it. */
+  identity?: IdentityProvider;
   /** The client API key `POST auth/check` requires in X-Api-Key. */
   apiKey: string;
   /** The built SPA (`dist/`), served at `/` with history fallback; omitted → API only. */
@@ -123,6 +131,9 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 
 /** Builds the local API server: every SPEC §7 call under `/api/`, the identity front, the SPA. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const role = options.role ?? 'all';
+  const identity = options.identity;
+  if (role !== 'worker' && !identity) throw new Error(`a server of role "${role}" needs an identity provider`);
   const securityHeaders: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy() },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -170,9 +181,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ detail: DETAILS.internal });
   });
 
-  if (options.identity.routes) {
-    await app.register(options.identity.routes, {
-      handles: createHandleRegistry(options.db, (handle) => options.identity.handleOwner(handle)),
+  if (identity?.routes && role !== 'worker') {
+    await app.register(identity.routes, {
+      handles: createHandleRegistry(options.db, (handle) => identity.handleOwner(handle)),
     });
   }
 
@@ -183,7 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (render.provider === 'fal') {
     // Where fal fetches Kinora's signed links: the public URL when one is given; this server's own
     // address when the queue is a stand-in on this machine; else nowhere (inputs go to fal's storage).
-    const onThisMachine = render.queueUrl !== undefined && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${render.queueUrl}/`);
+    // A worker serves no files, so its own address is no use to fal.
+    const onThisMachine = role !== 'worker' && render.queueUrl !== undefined && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${render.queueUrl}/`);
     const ownOrigin = (): string => {
       const address = app.server.address();
       if (!address || typeof address === 'string') throw new Error('the server is not listening yet');
@@ -200,13 +212,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       retry: render.retry,
     });
   }
-  const deps: RouteDeps = {
-    db: options.db,
-    identity: options.identity,
-    auth: createUserAuth(options.db, options.identity),
-    apiKey: options.apiKey,
-    appConfiguration: catalogueFor(provider.unavailableModels()),
-  };
   const engine = createJobEngine({
     db: options.db,
     provider,
@@ -217,16 +222,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...options.jobs,
       ...(render.provider === 'local' ? {} : { simulateFailures: false, durationMs: 0 }),
       ...(options.mediaDir ? { mediaDir: options.mediaDir } : {}),
+      workers: role !== 'api',
     },
     logger: app.log,
   });
-  const mediaDeps: MediaRouteDeps = {
-    ...deps,
-    engine,
-    provider,
-    signer,
-    syncWait: options.syncWait,
-  };
   app.addHook('onReady', () => engine.start());
   // Before the server waits for requests in flight: an async_mode=false request stops waiting.
   let closing = false;
@@ -241,6 +240,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) request.raw.socket?.end();
     done();
   });
+  await healthRoutes(app, {
+    role,
+    checks: {
+      database: async () => {
+        await options.db.query('SELECT 1');
+      },
+    },
+    closing: () => closing,
+  });
+
+  if (identity && role !== 'worker') {
+    await registerApi(app, options, {
+      db: options.db,
+      identity,
+      auth: createUserAuth(options.db, identity),
+      apiKey: options.apiKey,
+      appConfiguration: catalogueFor(provider.unavailableModels()),
+      engine,
+      provider,
+      signer,
+      syncWait: options.syncWait,
+    });
+  }
+
+  if (options.guestCleanup) {
+    const cleanup = createGuestCleanup({
+      db: options.db,
+      ...options.guestCleanup,
+      onError: (error) => app.log.error({ err: error }, 'the guest clean-up failed; it is retried at the next check'),
+    });
+    app.addHook('onReady', () => cleanup.start());
+    app.addHook('onClose', () => cleanup.stop());
+  }
+  return app;
+}
+
+/** The API (every SPEC §7 call under `/api/`), the local card pages, the tutorials and the SPA: roles `api` and `all`. */
+async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps: MediaRouteDeps): Promise<void> {
+  const deps: RouteDeps = mediaDeps;
   await app.register(
     async (api) => {
       await publicRoutes(api, deps);
@@ -268,15 +306,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The help topics' tutorial files live at {host}/tutorial/{file}, outside /api (SPEC §2.9 item 4).
   await tutorialRoutes(app, mediaDeps);
   await registerSpa(app, options.staticDir);
-
-  if (options.guestCleanup) {
-    const cleanup = createGuestCleanup({
-      db: options.db,
-      ...options.guestCleanup,
-      onError: (error) => app.log.error({ err: error }, 'the guest clean-up failed; it is retried at the next check'),
-    });
-    app.addHook('onReady', () => cleanup.start());
-    app.addHook('onClose', () => cleanup.stop());
-  }
-  return app;
 }

@@ -56,6 +56,8 @@ export interface JobEnvironment {
   failureRate: number;
   nsfwRate: number;
   concurrency?: number;
+  /** KINORA_JOB_LEASE_MS: how long a claim lasts without a heartbeat (engine default when unset). */
+  leaseMs?: number;
 }
 
 /** How long a local job takes when KINORA_JOB_DURATION_MS is not set: long enough to watch it progress. */
@@ -69,18 +71,38 @@ function numberFromEnv(name: string, value: string | undefined, fallback: number
 }
 
 /**
- * KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0) and
- * KINORA_JOB_CONCURRENCY (4): a bad value stops the server with a readable error.
+ * KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0),
+ * KINORA_JOB_CONCURRENCY (4) and KINORA_JOB_LEASE_MS (30000: how soon a job whose worker died is
+ * taken over): a bad value stops the server with a readable error.
  */
 export function parseJobEnvironment(env: Readonly<Record<string, string | undefined>>): JobEnvironment {
   const rate = (n: number): boolean => n >= 0 && n <= 1;
   const concurrency = numberFromEnv('KINORA_JOB_CONCURRENCY', env.KINORA_JOB_CONCURRENCY, 0, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1');
+  const leaseMs = numberFromEnv('KINORA_JOB_LEASE_MS', env.KINORA_JOB_LEASE_MS, 0, (n) => Number.isInteger(n) && n >= 1000, 'a whole number of milliseconds ≥ 1000');
   return {
     durationMs: numberFromEnv('KINORA_JOB_DURATION_MS', env.KINORA_JOB_DURATION_MS, DEFAULT_JOB_DURATION_MS, (n) => n >= 0, 'a number of milliseconds ≥ 0'),
     failureRate: numberFromEnv('KINORA_JOB_FAILURE_RATE', env.KINORA_JOB_FAILURE_RATE, 0, rate, 'between 0 and 1'),
     nsfwRate: numberFromEnv('KINORA_JOB_NSFW_RATE', env.KINORA_JOB_NSFW_RATE, 0, rate, 'between 0 and 1'),
     ...(concurrency > 0 ? { concurrency } : {}),
+    ...(leaseMs > 0 ? { leaseMs } : {}),
   };
+}
+
+/**
+ * What one process does (README "Several processes"): `api` answers the HTTP calls and queues jobs,
+ * `worker` renders queued jobs, `all` (the default, `npm start`) both. Several API and worker
+ * processes share one PostgreSQL database (and one bucket); jobs are claimed once with
+ * FOR UPDATE SKIP LOCKED and leases.
+ */
+export type ServerRole = 'api' | 'worker' | 'all';
+export const SERVER_ROLES: readonly ServerRole[] = ['api', 'worker', 'all'];
+
+/** KINORA_ROLE (`api` | `worker` | `all`, default all); anything else stops the server with a readable error. */
+export function parseServerRole(env: Readonly<Record<string, string | undefined>>): ServerRole {
+  const value = (env.KINORA_ROLE ?? '').trim() || 'all';
+  const role = SERVER_ROLES.find((candidate) => candidate === value);
+  if (!role) throw new Error(`KINORA_ROLE must be "api", "worker" or "all" (got "${value}")`);
+  return role;
 }
 
 /** What KINORA_RENDER_PROVIDER and its companions ask for (server/src/main.ts; README "Generating with fal.ai"). */

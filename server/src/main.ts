@@ -6,7 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
-import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment } from './config.ts';
+import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment, parseServerRole } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 
@@ -35,14 +35,25 @@ import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
  * - KINORA_RENDER_PROVIDER (`local`), FAL_KEY, KINORA_FAL_QUEUE_URL, KINORA_PUBLIC_URL: generate on
  *   fal.ai instead of the local render engine (server/src/config.ts parseRenderEnvironment). With a
  *   stand-in of fal's queue on this machine, KINORA_PUBLIC_URL defaults to this server's own URL.
+ * - KINORA_ROLE (`all`): `api` serves the API and the SPA and queues jobs, `worker` renders queued
+ *   jobs (and serves only /health and /health/ready), `all` does both. Several api and worker
+ *   processes share one DATABASE_URL (and one bucket); a worker needs no COGNITO_LOCAL_URL.
+ * - KINORA_JOB_LEASE_MS (30000): how long a claimed job waits for its worker's heartbeat before
+ *   another worker takes it over (a worker killed mid-job).
  * - LOG_LEVEL (`warn`).
  */
+/** Longer than a render step takes to notice a stop; shorter than docker-compose's stop_grace_period (30 s). */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+
 async function main(): Promise<void> {
   const env = process.env;
   const port = Number(env.PORT ?? LOCAL_DEFAULTS.port);
   const dataDir = path.resolve(env.KINORA_DATA_DIR ?? LOCAL_DEFAULTS.dataDir);
+  const role = parseServerRole(env);
   const emulatorUrl = env.COGNITO_LOCAL_URL;
-  if (!emulatorUrl) throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
+  if (!emulatorUrl && role !== 'worker') {
+    throw new Error('COGNITO_LOCAL_URL is not set: start the server with `npm start`, which starts cognito-local.');
+  }
   const localMode = env.KINORA_LOCAL_MODE === 'true';
   const staticDir = env.KINORA_STATIC_DIR ?? (existsSync('dist') ? 'dist' : '');
   const guestCleanupIntervalMs = parseCleanupInterval(env.KINORA_GUEST_CLEANUP_INTERVAL_MS);
@@ -50,16 +61,20 @@ async function main(): Promise<void> {
   const render = parseRenderEnvironment(env);
   const database = parseDatabaseEnvironment(env);
 
-  const pool =
-    env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
-      ? { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID }
-      : await provision(createCognitoClient(emulatorUrl), { accounts: seedAccounts() });
-  const identity = createCognitoIdentity({
-    endpoint: emulatorUrl,
-    ...pool,
-    localMode,
-    emulatorDir: path.join(dataDir, 'cognito'),
-  });
+  // A worker signs nobody in: it needs the database, the files and the render provider only.
+  let identity;
+  if (emulatorUrl && role !== 'worker') {
+    const pool =
+      env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
+        ? { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID }
+        : await provision(createCognitoClient(emulatorUrl), { accounts: seedAccounts() });
+    identity = createCognitoIdentity({
+      endpoint: emulatorUrl,
+      ...pool,
+      localMode,
+      emulatorDir: path.join(dataDir, 'cognito'),
+    });
+  }
   const db = await openDatabase(
     database.url
       ? { url: database.url, pool: { size: database.poolSize, statementTimeoutMs: database.statementTimeoutMs } }
@@ -67,6 +82,7 @@ async function main(): Promise<void> {
   );
   const app = await buildApp({
     db,
+    role,
     identity,
     apiKey: env.KINORA_API_KEY ?? LOCAL_DEFAULTS.apiKey,
     staticDir: staticDir ? path.resolve(staticDir) : undefined,
@@ -78,11 +94,19 @@ async function main(): Promise<void> {
     render,
   });
 
+  // Graceful shutdown (SIGTERM from a process manager, Ctrl+C): readiness turns 503, the server
+  // stops taking connections and finishes the requests in flight, the workers stop claiming and
+  // hand their jobs back to the queue (another worker resumes them at their stage at once, with
+  // no lease to wait out), then the database closes. A shutdown that hangs is cut off.
   let closing = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: closing`);
+    setTimeout(() => {
+      console.error(`${signal}: still closing after ${SHUTDOWN_TIMEOUT_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
     await app.close();
     await db.close();
     process.exit(0);

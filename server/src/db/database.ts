@@ -115,6 +115,59 @@ function openPostgres(url: string, options: PostgresPoolOptions = {}): Database 
         client.release(broken);
       }
     },
+    listen: (channel, onMessage) => listenOn(url, channel, onMessage),
     close: () => pool.end(),
+  };
+}
+
+/** How long a dropped LISTEN connection waits before it connects again. */
+const RELISTEN_MS = 1000;
+
+/**
+ * LISTEN on a connection outside the pool (a pooled one would be handed to other queries). A
+ * notification sent while the connection was down is lost, so listeners must also poll, as the job
+ * engine's workers do (this only makes them faster).
+ */
+async function listenOn(url: string, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    const again = (): void => {
+      next.removeAllListeners();
+      next.on('error', () => undefined);
+      void next.end().catch(() => undefined);
+      if (stopped || client !== next) return;
+      client = undefined;
+      retry = setTimeout(() => void connect().catch(again), RELISTEN_MS);
+      retry.unref();
+    };
+    client = next;
+    next.on('error', again);
+    next.on('end', again);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+  };
+  try {
+    await connect();
+  } catch (error) {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    last?.removeAllListeners();
+    last?.on('error', () => undefined);
+    await last?.end().catch(() => undefined);
   };
 }

@@ -21,6 +21,12 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL's LISTEN on `channel` over a connection of its own, kept open (and re-opened after a
+   * drop) until the answered function is called; `onMessage` gets each NOTIFY's payload. Only a
+   * PostgreSQL server has it: PGlite lives in one process, where nobody else could notify.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

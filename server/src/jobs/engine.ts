@@ -60,6 +60,11 @@ export interface EngineOptions {
   waitRecheckMs: number;
   /** Jobs processed at once by this server. */
   concurrency: number;
+  /**
+   * Whether this process renders (KINORA_ROLE `worker` or `all`). An `api` process only queues jobs
+   * and waits for them: its engine starts no workers and no maintenance.
+   */
+  workers: boolean;
   /** Where the files live (`${dataDir}/media`). */
   mediaDir: string;
 }
@@ -73,6 +78,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   leaseMs: 30_000,
   waitRecheckMs: 1000,
   concurrency: 4,
+  workers: true,
   mediaDir: path.join('.local', 'media'),
 };
 
@@ -94,6 +100,16 @@ const VIDEO_STAGES = {
 } as const;
 /** Orphan folders and old idempotency keys are swept this often. */
 const MAINTENANCE_MS = 10 * 60 * 1000;
+/**
+ * The PostgreSQL channel that carries the queue's news between processes (KINORA_ROLE): `queued`
+ * (an API process queued a job, or a stage handed over: an idle worker anywhere claims it now, not
+ * at its next poll) and `ended:{id}` (a job ended or was cancelled: its waiters anywhere answer,
+ * and a worker rendering a cancelled job stops now, not at its next heartbeat). Polling stays
+ * underneath, so a lost notification only costs time.
+ */
+const QUEUE_CHANNEL = 'kinora_jobs';
+const QUEUED = 'queued';
+const ENDED = 'ended:';
 
 export interface EngineLogger {
   error(details: Record<string, unknown>, message: string): void;
@@ -152,6 +168,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
   let wakers: Array<() => void> = [];
   let maintenance: NodeJS.Timeout | undefined;
   let running = false;
+  let unlisten: (() => Promise<void>) | undefined;
 
   const logError = (error: unknown, message: string, jobId?: string): void =>
     logger?.error({ err: error, jobId }, message);
@@ -190,10 +207,24 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
 
   const statuses = createStatusReader(db);
 
-  const announceEnd = (id: string): void => {
+  /** Tells the other processes sharing the database (nobody with PGlite, which is one process). */
+  const broadcast = (payload: string): void => {
+    if (!db.listen) return;
+    db.query('SELECT pg_notify($1, $2)', [QUEUE_CHANNEL, payload]).catch((error: unknown) =>
+      logError(error, 'telling the other processes failed; they see it at their next poll'),
+    );
+  };
+
+  /** A job ended or was cancelled: its status is read afresh, its render stops, its waiters answer. */
+  const endedHere = (id: string): void => {
     statuses.forget(id);
     inFlight.get(id)?.();
     if (waiters.has(id)) void recheckWaiters([id]);
+  };
+
+  const announceEnd = (id: string): void => {
+    endedHere(id);
+    broadcast(`${ENDED}${id}`);
   };
 
   /** Sleeps `ms`, cut short by notify() (when `wakeable`) or by stop(); answers false when stopping. */
@@ -215,10 +246,21 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       if (wakeable) wakers.push(done);
     });
 
-  /** Wakes an idle worker (a job was queued, or a stage handed over to the next). */
+  /** Wakes an idle worker of this process. */
   const wake = (): void => {
     const waker = wakers.shift();
     waker?.();
+  };
+
+  /** A job was queued, or a stage handed over to the next: an idle worker here or elsewhere takes it. */
+  const queued = (): void => {
+    wake();
+    broadcast(QUEUED);
+  };
+
+  const onNotification = (payload: string): void => {
+    if (payload === QUEUED) wake();
+    else if (payload.startsWith(ENDED)) endedHere(payload.slice(ENDED.length));
   };
 
   /** The claim's token: whoever holds the job's lease now. */
@@ -401,7 +443,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
   /** Hands a finished stage over to the next one's queue and wakes a worker for it. */
   async function handOver(job: MediaRow, next: JobStage, progress: number): Promise<void> {
     await db.transaction((tx) => advanceJob(tx, job.id, tokenOf(job), next, { progress }));
-    wake();
+    queued();
   }
 
   /** One stage of a video creation job (see the engine's comment at the top). */
@@ -441,7 +483,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
           await store.removeFiles(files);
           return;
         }
-        wake();
+        queued();
         return;
       }
       case 'bullet': {
@@ -488,6 +530,8 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
         logError(error, 'a job failed unexpectedly; its lease will expire and it is retried', job.id);
       } finally {
         announceEnd(job.id);
+        // Stopping: the job went back to its queue; a worker of another process resumes it now.
+        if (stopping.signal.aborted) broadcast(QUEUED);
       }
     }
   }
@@ -511,6 +555,13 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       if (running) return;
       running = true;
       stopping = new AbortController();
+      try {
+        unlisten = await db.listen?.(QUEUE_CHANNEL, onNotification);
+      } catch (error) {
+        // Without the channel every process still polls: slower to react, never wrong.
+        logError(error, 'listening for the other processes failed; polling only');
+      }
+      if (!options.workers) return;
       workers = Array.from({ length: options.concurrency }, () => workerLoop());
       void maintain();
       maintenance = setInterval(() => void maintain(), MAINTENANCE_MS);
@@ -523,9 +574,11 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
       stopping.abort();
       await Promise.all(workers);
       workers = [];
+      await unlisten?.();
+      unlisten = undefined;
       for (const id of [...waiters.keys()]) settleWaiters(id, false);
     },
-    notify: wake,
+    notify: queued,
     announceEnd,
     statuses,
     waitForEnd(id, timeoutMs, signal) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_JOB_DURATION_MS, parseJobEnvironment } from '../../../server/src/config.ts';
+import { DEFAULT_JOB_DURATION_MS, parseJobEnvironment, parseServerRole } from '../../../server/src/config.ts';
 import { createFileSigner, parseFileLink } from '../../../server/src/jobs/file-signing.ts';
 import { simulatedOutcome } from '../../../server/src/jobs/outcome.ts';
 
@@ -16,6 +16,21 @@ describe('the job environment', () => {
     expect(() => parseJobEnvironment({ KINORA_JOB_FAILURE_RATE: '2' })).toThrow('KINORA_JOB_FAILURE_RATE must be between 0 and 1 (got "2")');
     expect(() => parseJobEnvironment({ KINORA_JOB_DURATION_MS: 'soon' })).toThrow(/KINORA_JOB_DURATION_MS/);
     expect(() => parseJobEnvironment({ KINORA_JOB_CONCURRENCY: '0' })).toThrow(/KINORA_JOB_CONCURRENCY/);
+  });
+
+  it('takes the lease a dead worker leaves its jobs under (KINORA_JOB_LEASE_MS), at least a second', () => {
+    expect(parseJobEnvironment({ KINORA_JOB_LEASE_MS: '5000' })).toMatchObject({ leaseMs: 5000 });
+    expect(parseJobEnvironment({})).not.toHaveProperty('leaseMs');
+    expect(() => parseJobEnvironment({ KINORA_JOB_LEASE_MS: '50' })).toThrow('KINORA_JOB_LEASE_MS must be a whole number of milliseconds ≥ 1000 (got "50")');
+  });
+});
+
+describe('the process role', () => {
+  it('is all by default, api or worker when asked, and anything else is refused by name', () => {
+    expect(parseServerRole({})).toBe('all');
+    expect(parseServerRole({ KINORA_ROLE: ' worker ' })).toBe('worker');
+    expect(parseServerRole({ KINORA_ROLE: 'api' })).toBe('api');
+    expect(() => parseServerRole({ KINORA_ROLE: 'render' })).toThrow('KINORA_ROLE must be "api", "worker" or "all" (got "render")');
   });
 });
 
