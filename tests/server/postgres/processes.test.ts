@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendLedgerEntry, creditBalance } from '../../../server/src/db/credit-ledger.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { startEmulator, type TestEmulator } from '../helpers/emulator.ts';
@@ -137,8 +137,22 @@ beforeAll(async () => {
   db = await openDatabase({ url: databaseUrl });
 }, 60_000);
 
+/** Each test starts its own processes: the last test's workers must not take this one's jobs. */
+async function stopProcesses(): Promise<void> {
+  const live = processes.splice(0).filter(({ child }) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(
+    live.map(({ child }) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      return exited;
+    }),
+  );
+}
+
+afterEach(stopProcesses);
+
 afterAll(async () => {
-  for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await stopProcesses();
   await db?.close();
   await emulator?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
