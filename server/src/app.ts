@@ -22,6 +22,7 @@ import { userRoutes } from './routes/users.ts';
 import { createGuestCleanup, type GuestContentCleaner } from './scheduler/guest-cleanup.ts';
 import { serverSecret } from './db/files.ts';
 import { createJobEngine, type EngineOptions } from './jobs/engine.ts';
+import type { ObjectStore } from './storage/object-store.ts';
 import { createFileSigner } from './jobs/file-signing.ts';
 import { createFalRenderProvider, type FalProviderOptions } from './render/fal/provider.ts';
 import { catalogueFor } from './render/catalogue.ts';
@@ -73,6 +74,11 @@ export interface AppOptions {
   jobs?: Partial<EngineOptions>;
   /** Where media files are stored (`${dataDir}/media`); overrides `jobs.mediaDir`. */
   mediaDir?: string;
+  /**
+   * Where every stored file goes (server/src/storage/: main.ts opens an S3 bucket when
+   * KINORA_S3_BUCKET is set); omitted → the local folder `mediaDir`.
+   */
+  objects?: ObjectStore;
   /** How async_mode=false requests wait (tests shorten it); see SyncWaitOptions. */
   syncWait?: Partial<SyncWaitOptions>;
   /** Which render provider makes the files (default the local engine); see RenderSettings. */
@@ -224,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(options.mediaDir ? { mediaDir: options.mediaDir } : {}),
       workers: role !== 'api',
     },
+    objects: options.objects,
     logger: app.log,
   });
   app.addHook('onReady', () => engine.start());

@@ -21,6 +21,7 @@ import {
 } from '../db/media.ts';
 import type { RemoteRequest, RenderContext, RenderProvider } from '../render/provider.ts';
 import { RenderRejectedError } from '../render/render-errors.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 import { createMediaStore, type FileToStore, type MediaStore } from './media-store.ts';
 import { createStatusReader, type StatusReader } from './status-reader.ts';
 import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
@@ -65,7 +66,7 @@ export interface EngineOptions {
    * and waits for them: its engine starts no workers and no maintenance.
    */
   workers: boolean;
-  /** Where the files live (`${dataDir}/media`). */
+  /** Where the files live (`${dataDir}/media`) when no object store is given (CreateJobEngineOptions.objects). */
   mediaDir: string;
 }
 
@@ -140,6 +141,8 @@ export interface CreateJobEngineOptions {
   db: Database;
   provider: RenderProvider;
   options?: Partial<EngineOptions>;
+  /** Where the files are stored (an S3 bucket, server/src/storage/); omitted → the local folder options.mediaDir. */
+  objects?: ObjectStore;
   logger?: EngineLogger;
 }
 
@@ -156,9 +159,9 @@ function validate(options: EngineOptions): EngineOptions {
   return options;
 }
 
-export function createJobEngine({ db, provider, options: overrides = {}, logger }: CreateJobEngineOptions): JobEngine {
+export function createJobEngine({ db, provider, options: overrides = {}, objects, logger }: CreateJobEngineOptions): JobEngine {
   const options = validate({ ...DEFAULT_ENGINE_OPTIONS, ...stripUndefined(overrides) });
-  const store = createMediaStore(options.mediaDir);
+  const store = createMediaStore(objects ?? options.mediaDir);
   const engineId = `engine-${randomBytes(6).toString('hex')}`;
   // Every claim gets its own lease token: two claims of one job (the first worker's lease ran out
   // while it rendered) can never both renew or complete it, even within one engine.
@@ -397,7 +400,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
     }
   }
 
-  /** Writes every item's files to disk; answers the items as the row keeps them and the file rows to commit. */
+  /** Stores every item's files; answers the items as the row keeps them and the file rows to commit. */
   async function writeItems(job: MediaRow, result: PipelineResult): Promise<{ items: StoredItem[]; files: MediaFileRow[] }> {
     const toStore: FileToStore[] = [];
     const slots = result.items.map((item) => {
@@ -475,7 +478,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, logger 
             return row;
           });
         } catch (error) {
-          // The files are on disk but have no rows: remove them before the error ends this claim.
+          // The files are stored but have no rows: remove them before the error ends this claim.
           await store.removeFiles(files);
           throw error;
         }

@@ -1,9 +1,9 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Queryable } from '../db/database.ts';
 import { insertMediaFile, type FileRole, type MediaFileRow } from '../db/files.ts';
 import { newPublicId } from '../db/media.ts';
 import { storedFileName } from '../lib/stored-file-name.ts';
+import { createLocalFolder } from '../storage/local-folder.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 
 /** A file about to be stored for a media item. */
 export interface FileToStore {
@@ -19,17 +19,19 @@ export interface FileToStore {
 }
 
 /**
- * The media files on disk (ARCHITECTURE.md §4: under `.local/media`): one folder per media item,
- * `${mediaDir}/${mediaId}/${fileId}-${name}`. Files are written before their rows are committed and
- * removed after their rows are gone, so a crash in between leaves at most an orphan folder, which
- * sweepOrphans removes.
+ * The media files (ARCHITECTURE.md §4: under `.local/media`, or in an S3 bucket, §4b): one folder
+ * per media item, keys `${mediaId}/${fileId}-${name}` (the rows' `path`) in the object store.
+ * Files are written before their rows are committed and removed after their rows are gone, so a
+ * crash in between leaves at most an orphan folder, which sweepOrphans removes.
  */
 export interface MediaStore {
-  readonly dir: string;
-  /** Writes the files to disk; the rows are for `insertRows` in the transaction that commits them. */
+  /** Where the files are kept (the local folder or a bucket); the file routes read through it. */
+  readonly objects: ObjectStore;
+  /** Stores the files; the rows are for `insertRows` in the transaction that commits them. */
   write(mediaId: string, userSub: string, files: readonly FileToStore[]): Promise<MediaFileRow[]>;
   insertRows(tx: Queryable, rows: readonly MediaFileRow[]): Promise<void>;
-  absolutePath(file: Pick<MediaFileRow, 'path'>): string;
+  /** A file on this machine with the stored file's bytes, for the renderers and probes that read a path. */
+  localPath(file: Pick<MediaFileRow, 'path'>): Promise<string>;
   /** Removes files whose rows were never committed. */
   removeFiles(rows: readonly Pick<MediaFileRow, 'path'>[]): Promise<void>;
   /** Removes a media item's folder (its rows are gone or were never committed). */
@@ -44,24 +46,24 @@ export interface MediaStore {
 const ORPHAN_MIN_AGE_MS = 10 * 60 * 1000;
 const MEDIA_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-export function createMediaStore(dir: string): MediaStore {
-  const root = path.resolve(dir);
-  const folderOf = (mediaId: string): string => {
+/** The media files in `storage`: an object store, or a folder path for the local folder there. */
+export function createMediaStore(storage: ObjectStore | string): MediaStore {
+  const objects = typeof storage === 'string' ? createLocalFolder(storage) : storage;
+  const checked = (mediaId: string): string => {
     if (!MEDIA_ID.test(mediaId)) throw new Error(`not a media id: ${mediaId}`);
-    return path.join(root, mediaId);
+    return mediaId;
   };
 
   return {
-    dir: root,
+    objects,
     async write(mediaId, userSub, files) {
-      const folder = folderOf(mediaId);
-      await mkdir(folder, { recursive: true });
+      checked(mediaId);
       const rows: MediaFileRow[] = [];
       for (const file of files) {
         const id = newPublicId();
         const name = storedFileName(file.name);
         const relative = `${mediaId}/${id}-${name}`;
-        await writeFile(path.join(root, relative), file.data);
+        await objects.put(relative, file.data, file.contentType);
         rows.push({
           id,
           media_id: mediaId,
@@ -82,34 +84,26 @@ export function createMediaStore(dir: string): MediaStore {
     async insertRows(tx, rows) {
       for (const row of rows) await insertMediaFile(tx, row);
     },
-    absolutePath(file) {
-      const absolute = path.resolve(root, file.path);
-      if (!absolute.startsWith(root + path.sep)) throw new Error(`file path outside the media folder: ${file.path}`);
-      return absolute;
+    localPath(file) {
+      return objects.localCopy(file.path);
     },
     async removeFiles(rows) {
-      for (const row of rows) await rm(path.resolve(root, row.path), { force: true });
+      await objects.remove(rows.map((row) => row.path));
     },
     async removeMedia(mediaId) {
-      await rm(folderOf(mediaId), { recursive: true, force: true });
+      await objects.removeFolder(checked(mediaId));
     },
     async sweepOrphans(db, minAgeMs = ORPHAN_MIN_AGE_MS) {
-      let names: string[];
-      try {
-        names = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-      } catch {
-        return 0;
-      }
-      const candidates = names.filter((name) => MEDIA_ID.test(name));
+      const candidates = (await objects.listFolders()).filter((name) => MEDIA_ID.test(name));
       if (candidates.length === 0) return 0;
       const { rows } = await db.query<{ id: string }>('SELECT id FROM media WHERE id = ANY($1::text[])', [candidates]);
       const live = new Set(rows.map((row) => row.id));
       const orphans: string[] = [];
       for (const name of candidates.filter((candidate) => !live.has(candidate))) {
-        const changed = await stat(path.join(root, name)).then((info) => info.mtimeMs, () => 0);
+        const changed = (await objects.folderChangedAt(name)) ?? 0;
         if (Date.now() - changed >= minAgeMs) orphans.push(name);
       }
-      for (const name of orphans) await rm(path.join(root, name), { recursive: true, force: true });
+      for (const name of orphans) await objects.removeFolder(name);
       return orphans.length;
     },
   };

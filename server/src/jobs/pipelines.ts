@@ -110,13 +110,13 @@ export class MissingInputError extends Error {
   }
 }
 
-/** The job's input files on disk, in the order the request gave them; a file deleted since fails the job. */
+/** The job's input files as local files (downloaded once from a bucket), in the order the request gave them; a file deleted since fails the job. */
 export async function resolveInputs(db: Queryable, store: MediaStore, job: Pick<MediaRow, 'inputs'>): Promise<RenderInputImage[]> {
   const inputs: RenderInputImage[] = [];
   for (const input of job.inputs) {
     const file = await findMediaFile(db, input.file_id);
     if (!file) throw new MissingInputError(input.field);
-    inputs.push({ path: store.absolutePath(file), contentType: file.content_type, field: input.field, fileId: file.id });
+    inputs.push({ path: await store.localPath(file), contentType: file.content_type, field: input.field, fileId: file.id });
   }
   return inputs;
 }

@@ -1,14 +1,16 @@
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { MOTION_PRESET_DEFAULTS } from '../../../src/config/limits.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 import type { RenderProvider } from './provider.ts';
 
 /**
  * Short parallax clips of a still card (the promo reel, the help topics' tutorials): each is
  * rendered once by the local render engine (on its video workers) and kept in a cache folder of
- * the media folder. The folder's name has a dot, so the media store's orphan sweep (which looks
- * at media-id folders only) leaves it alone.
+ * the media's object store (the local folder or the bucket). The folder's name has a dot, so the
+ * media store's orphan sweep (which looks at media-id folders only) leaves it alone.
  */
 
 export interface CardClip {
@@ -23,25 +25,29 @@ export interface CardClip {
 }
 
 export interface CardClipCache {
-  /** The MP4 of this clip (rendered the first time, then read from the cache). */
-  clipPath(clip: CardClip): Promise<string>;
+  /** The storage key of this clip's MP4 (rendered the first time, then read from the cache). */
+  clipKey(clip: CardClip): Promise<string>;
 }
 
-const exists = (file: string): Promise<boolean> =>
-  stat(file).then(
-    (info) => info.isFile() && info.size > 0,
-    () => false,
-  );
-
-export function createCardClipCache(mediaDir: string, cacheFolder: string, provider: RenderProvider): CardClipCache {
-  const folder = path.join(path.resolve(mediaDir), cacheFolder);
+export function createCardClipCache(objects: ObjectStore, cacheFolder: string, provider: RenderProvider): CardClipCache {
   // Concurrent first requests for one clip share one render.
   const rendering = new Map<string, Promise<string>>();
 
-  async function render(clip: CardClip, target: string): Promise<string> {
-    await mkdir(folder, { recursive: true });
-    const card = path.join(folder, `${clip.fileName}.card.png`);
-    await writeFile(card, await sharp(Buffer.from(clip.cardSvg)).png().toBuffer());
+  async function render(clip: CardClip, key: string): Promise<string> {
+    // The renderer reads its input from a file: the card is drawn into a scratch folder.
+    const scratch = await mkdtemp(path.join(tmpdir(), 'kinora-card-'));
+    try {
+      const card = path.join(scratch, 'card.png');
+      await writeFile(card, await sharp(Buffer.from(clip.cardSvg)).png().toBuffer());
+      const video = await renderClip(clip, card);
+      await objects.put(key, video, 'video/mp4');
+      return key;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  async function renderClip(clip: CardClip, card: string): Promise<Buffer> {
     const rendered = await provider.renderVideo({
       creationType: 'parallax-motion',
       motionMode: null,
@@ -65,20 +71,17 @@ export function createCardClipCache(mediaDir: string, cacheFolder: string, provi
     });
     const video = rendered[0]?.video;
     if (!video) throw new Error(`the clip ${clip.fileName} rendered no file`);
-    // Written aside and renamed: a reader never sees half a file.
-    const partial = `${target}.${process.pid}.partial`;
-    await writeFile(partial, video.data);
-    await rename(partial, target);
-    return target;
+    return video.data;
   }
 
   return {
-    async clipPath(clip) {
-      const target = path.join(folder, clip.fileName);
-      if (await exists(target)) return target;
+    async clipKey(clip) {
+      const key = `${cacheFolder}/${clip.fileName}`;
+      // The store's put makes an object appear whole, so one that is there is complete.
+      if (((await objects.size(key)) ?? 0) > 0) return key;
       const running = rendering.get(clip.fileName);
       if (running) return running;
-      const started = render(clip, target).finally(() => rendering.delete(clip.fileName));
+      const started = render(clip, key).finally(() => rendering.delete(clip.fileName));
       rendering.set(clip.fileName, started);
       return started;
     },

@@ -1,13 +1,14 @@
 import type { HelpDevice } from '../../../src/config/help-topics.ts';
 import { escapeMarkup } from '../lib/escape-markup.ts';
 import { createCardClipCache } from './card-clip-cache.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 import type { RenderProvider } from './provider.ts';
 
 /**
  * The help topics' tutorial files (SPEC §2.9 item 4, `{host}/tutorial/{file}`): each is a short
  * parallax clip of a title card for its topic, landscape for desktop and portrait for mobile,
  * rendered once by the local render engine (on its video workers, as the promo reel's clips are)
- * and kept in the media folder. The cache folder's name has a dot, so the media store's orphan
+ * and kept in the media's object store. The cache folder's name has a dot, so the media store's orphan
  * sweep (which looks at media-id folders only) leaves it alone.
  */
 
@@ -44,16 +45,16 @@ export interface TutorialClip {
 }
 
 export interface TutorialVideoCache {
-  /** The MP4 of this clip (rendered the first time, then read from the cache). */
-  videoPath(clip: TutorialClip): Promise<string>;
+  /** The storage key of this clip's MP4 (rendered the first time, then read from the cache). */
+  videoKey(clip: TutorialClip): Promise<string>;
 }
 
-export function createTutorialVideoCache(mediaDir: string, provider: RenderProvider): TutorialVideoCache {
-  const clips = createCardClipCache(mediaDir, TUTORIAL_CACHE_FOLDER, provider);
+export function createTutorialVideoCache(objects: ObjectStore, provider: RenderProvider): TutorialVideoCache {
+  const clips = createCardClipCache(objects, TUTORIAL_CACHE_FOLDER, provider);
   return {
-    async videoPath(clip) {
+    async videoKey(clip) {
       if (!TUTORIAL_FILE.test(clip.file)) throw new RangeError(`not a tutorial file name: ${clip.file}`);
-      return clips.clipPath({
+      return clips.clipKey({
         fileName: clip.file,
         cardSvg: tutorialCardSvg(clip.title, clip.device),
         cameraPath: clip.device === 'desktop' ? 'HorizontalArc' : 'VerticalArc',

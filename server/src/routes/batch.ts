@@ -256,7 +256,7 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       const link = ref && 'url' in ref ? ref.url : signer.sign(origin, file.id).url;
       const description =
         album.batch_type === 'ai'
-          ? await provider.describeImage({ path: engine.store.absolutePath(file), contentType: file.content_type, field: 'image_urls' })
+          ? await provider.describeImage({ path: await engine.store.localPath(file), contentType: file.content_type, field: 'image_urls' })
           : '';
       pictures.push({ link, description });
     }

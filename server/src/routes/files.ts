@@ -1,9 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeFileName } from '../../../src/lib/safe-file-name.ts';
 import { findMediaFile, findMediaFileByRelPath, type MediaFileRow } from '../db/files.ts';
-import type { MediaStore } from '../jobs/media-store.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 import { HttpError } from './http.ts';
 import type { MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -45,15 +43,11 @@ export function parseRange(header: string | undefined, size: number): { start: n
 async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  store: MediaStore,
+  objects: ObjectStore,
   file: MediaFileRow,
   expires: string,
 ): Promise<FastifyReply> {
-  const filePath = store.absolutePath(file);
-  const size = await stat(filePath).then(
-    (info) => info.size,
-    () => null,
-  );
+  const size = await objects.size(file.path);
   if (size === null) throw new HttpError(404, DETAILS.notFound);
   const maxAge = Math.max(0, Math.floor(Number(expires) - Date.now() / 1000));
   const inline = isInline(file.content_type);
@@ -63,14 +57,16 @@ async function sendStoredFile(
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${safeFileName(file.name)}"`)
     .header('Content-Security-Policy', 'sandbox');
-  return sendRanged(request, reply, filePath, size);
+  return sendRanged(request, reply, objects, file.path, size);
 }
 
 /**
- * Streams a file whose headers are set, whole or the one byte range asked for (players seek with
- * it): 206 with Content-Range, 416 for a range outside the file.
+ * Streams a stored object whose headers are set, whole or the one byte range asked for (players
+ * seek with it): 206 with Content-Range, 416 for a range outside the file. The range is worked out
+ * here from the size, so the local folder and a bucket answer alike; a bucket is asked for just
+ * those bytes (GetObject's Range).
  */
-export function sendRanged(request: FastifyRequest, reply: FastifyReply, filePath: string, size: number): FastifyReply {
+async function sendRanged(request: FastifyRequest, reply: FastifyReply, objects: ObjectStore, key: string, size: number): Promise<FastifyReply> {
   reply.header('Accept-Ranges', 'bytes');
   const range = parseRange(request.headers.range, size);
   if (range === 'invalid') {
@@ -81,17 +77,18 @@ export function sendRanged(request: FastifyRequest, reply: FastifyReply, filePat
       .code(206)
       .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
       .header('Content-Length', range.end - range.start + 1);
-    return reply.send(createReadStream(filePath, { start: range.start, end: range.end }));
+    return reply.send(await objects.read(key, range));
   }
   reply.header('Content-Length', size);
-  return reply.send(createReadStream(filePath));
+  return reply.send(await objects.read(key));
 }
 
 /** A public MP4 the server rendered itself (promo videos, tutorials): cached a day, ranged. */
-export async function sendPublicVideo(request: FastifyRequest, reply: FastifyReply, filePath: string): Promise<FastifyReply> {
-  const { size } = await stat(filePath);
+export async function sendPublicVideo(request: FastifyRequest, reply: FastifyReply, objects: ObjectStore, key: string): Promise<FastifyReply> {
+  const size = await objects.size(key);
+  if (size === null) throw new Error(`the rendered clip ${key} is not stored`);
   reply.type('video/mp4').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
-  return sendRanged(request, reply, filePath, size);
+  return sendRanged(request, reply, objects, key, size);
 }
 
 /**
@@ -108,7 +105,7 @@ export async function fileRoutes(app: FastifyInstance, { db, signer, engine }: M
       if (!expires || !signer.verify(fileId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
       const file = await findMediaFile(db, fileId);
       if (!file) throw new HttpError(404, DETAILS.notFound);
-      return sendStoredFile(request, reply, engine.store, file, expires);
+      return sendStoredFile(request, reply, engine.store.objects, file, expires);
     },
   );
 
@@ -119,7 +116,7 @@ export async function fileRoutes(app: FastifyInstance, { db, signer, engine }: M
       if (!signer.verifyMediaBase(mediaId, expires, signature)) throw new HttpError(403, DETAILS.fileLinkInvalid);
       const file = await findMediaFileByRelPath(db, mediaId, request.params['*']);
       if (!file) throw new HttpError(404, DETAILS.notFound);
-      return sendStoredFile(request, reply, engine.store, file, expires);
+      return sendStoredFile(request, reply, engine.store.objects, file, expires);
     },
   );
 }

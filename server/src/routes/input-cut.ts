@@ -18,7 +18,7 @@ export interface CutInput {
 export async function inputCut(deps: Pick<MediaRouteDeps, 'provider' | 'engine'>, file: MediaFileRow, field: string): Promise<CutInput | null> {
   const seconds =
     file.duration_seconds ??
-    (await deps.provider.probeMedia(deps.engine.store.absolutePath(file)).then(
+    (await deps.engine.store.localPath(file).then((filePath) => deps.provider.probeMedia(filePath)).then(
       (probe) => probe.durationSeconds,
       () => null,
     ));

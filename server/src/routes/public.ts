@@ -45,12 +45,12 @@ export async function publicRoutes(app: FastifyInstance, { db, appConfiguration 
  * the render engine.
  */
 export async function promoVideoRoutes(app: FastifyInstance, { db, engine, provider }: MediaRouteDeps): Promise<void> {
-  const cache = createPromoVideoCache(engine.store.dir, provider);
+  const cache = createPromoVideoCache(engine.store.objects, provider);
 
   app.get<{ Params: { id: string } }>('/promo-videos/:id/video.mp4', async (request, reply) => {
     const video = await findPromoVideo(db, request.params.id);
     if (!video || !/^[A-Za-z0-9_-]{1,64}$/.test(video.id)) throw new HttpError(404, DETAILS.notFound);
-    const filePath = await cache.videoPath(video.id, promoThumbnailSvg(video.title));
-    return sendPublicVideo(request, reply, filePath);
+    const key = await cache.videoKey(video.id, promoThumbnailSvg(video.title));
+    return sendPublicVideo(request, reply, engine.store.objects, key);
   });
 }

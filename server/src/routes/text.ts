@@ -37,7 +37,7 @@ export async function textRoutes(app: FastifyInstance, deps: MediaRouteDeps): Pr
     const link = single(body, 'image_url');
     if (link) {
       const file = await resolvePictureLink(deps, user, link, 'image_url', { picturesOnly: true, required: true });
-      return use(file ? { path: engine.store.absolutePath(file), contentType: file.content_type, field: 'image_url' } : null);
+      return use(file ? { path: await engine.store.localPath(file), contentType: file.content_type, field: 'image_url' } : null);
     }
     const upload = body.files.find((file) => file.field === 'image_file');
     if (!upload) return use(null);

@@ -23,13 +23,13 @@ function tutorialClips(): ReadonlyMap<string, TutorialClip> {
  * cache afterwards, with byte ranges (video players seek). Files no topic names are 404.
  */
 export async function tutorialRoutes(app: FastifyInstance, { engine, provider }: Pick<MediaRouteDeps, 'engine' | 'provider'>): Promise<void> {
-  const cache = createTutorialVideoCache(engine.store.dir, provider);
+  const cache = createTutorialVideoCache(engine.store.objects, provider);
   const clips = tutorialClips();
 
   app.get<{ Params: { file: string } }>('/tutorial/:file', async (request, reply) => {
     const clip = clips.get(request.params.file);
     if (!clip || !TUTORIAL_FILE.test(clip.file)) throw new HttpError(404, DETAILS.notFound);
-    const filePath = await cache.videoPath(clip);
-    return sendPublicVideo(request, reply, filePath);
+    const key = await cache.videoKey(clip);
+    return sendPublicVideo(request, reply, engine.store.objects, key);
   });
 }

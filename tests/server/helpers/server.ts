@@ -5,6 +5,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../../server/src/app.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
+import type { S3Environment } from '../../../server/src/storage/environment.ts';
+import { createLocalFolder } from '../../../server/src/storage/local-folder.ts';
+import type { ObjectStore } from '../../../server/src/storage/object-store.ts';
+import { openS3Bucket, type S3Bucket } from '../../../server/src/storage/s3-bucket.ts';
 import { openTestDatabase } from './database-template.ts';
 import { startEmulator, type TestEmulator } from './emulator.ts';
 
@@ -17,8 +21,10 @@ export interface TestServer {
   /** The server's own database, for checking what a call stored. */
   db: Database;
   apiKey: string;
-  /** Where this server stores media files (a temporary folder, removed on close). */
+  /** Where this server stores media files (a temporary folder, removed on close); unused with `s3`. */
   mediaDir: string;
+  /** The store the server keeps its files in: the local folder mediaDir, or the bucket of `s3`. */
+  objects: ObjectStore;
   /**
    * Closes the app (its job engine hands its jobs back) and starts a new one on the same database
    * and media folder, as a restarted server would; `url` changes to the new port.
@@ -38,6 +44,8 @@ export interface StartTestServerOptions {
   syncWait?: AppOptions['syncWait'];
   /** The render provider (default the local engine); fal tests point it at the queue stand-in. */
   render?: AppOptions['render'];
+  /** The card provider (default the local card page); Stripe tests point it at tests/stripe's stand-in. */
+  payments?: AppOptions['payments'];
   /**
    * A postgres:// URL (tests/server/helpers/postgres.ts freshPostgresUrl): the server opens it
    * through openDatabase as in production (its own pool; migrations and seed) instead of a PGlite copy.
@@ -48,6 +56,11 @@ export interface StartTestServerOptions {
    * users; it is left running when this server closes.
    */
   emulator?: TestEmulator;
+  /**
+   * Store every file in this S3-compatible bucket (tests/server/helpers/s3.ts startTestS3Server)
+   * instead of the local folder mediaDir, as KINORA_S3_BUCKET makes main.ts do.
+   */
+  s3?: S3Environment;
 }
 
 /** Idle workers look for jobs once a second; a job queued by the server wakes them at once. */
@@ -69,6 +82,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   }));
   const stopEmulator = (): Promise<void> => (sharedEmulator ? Promise.resolve() : emulator.stop());
   const mediaDir = await mkdtemp(path.join(tmpdir(), 'kinora-media-'));
+  const bucket: S3Bucket | undefined = options.s3 ? await openS3Bucket({ ...options.s3, cacheDir: path.join(mediaDir, 's3-cache') }) : undefined;
   const start = async (jobs: AppOptions['jobs']): Promise<{ app: FastifyInstance; url: string }> => {
     const app = await buildApp({
       db,
@@ -79,8 +93,10 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       guestCleanup: options.guestCleanup,
       jobs: { ...TEST_JOB_DEFAULTS, ...jobs },
       mediaDir,
+      objects: bucket,
       syncWait: options.syncWait,
       render: options.render,
+      payments: options.payments,
     });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
@@ -95,6 +111,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   try {
     running = await start(options.jobs);
   } catch (error) {
+    bucket?.close();
     await Promise.all([db.close(), stopEmulator(), rm(mediaDir, { recursive: true, force: true })]);
     throw error;
   }
@@ -104,6 +121,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     db,
     apiKey: TEST_API_KEY,
     mediaDir,
+    objects: bucket ?? createLocalFolder(mediaDir),
     async restart(restartOptions = {}) {
       await running.app.close();
       await restartOptions.beforeStart?.();
@@ -114,6 +132,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       await running.app.close();
       await db.close();
       await stopEmulator();
+      bucket?.close();
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
