@@ -9,6 +9,8 @@ import { openDatabase } from './db/database.ts';
 import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment, parseServerRole } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
+import { parseStorageEnvironment } from './storage/environment.ts';
+import { openConfiguredBucket } from './storage/open-bucket.ts';
 
 /**
  * The local API server's entry point (`scripts/start.ts` runs it as a child process).
@@ -40,6 +42,14 @@ import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
  *   processes share one DATABASE_URL (and one bucket); a worker needs no COGNITO_LOCAL_URL.
  * - KINORA_JOB_LEASE_MS (30000): how long a claimed job waits for its worker's heartbeat before
  *   another worker takes it over (a worker killed mid-job).
+ * - KINORA_S3_BUCKET (unset: files in `${dataDir}/media`): store every file (uploads, results,
+ *   thumbnails, GIFs, promo and tutorial clips) in this S3-compatible bucket instead, through
+ *   @aws-sdk/client-s3; the server checks it at start (server/src/storage/environment.ts):
+ *   KINORA_S3_ENDPOINT (AWS's own for the region; a MinIO/S3-compatible server's URL),
+ *   KINORA_S3_REGION (`us-east-1`), KINORA_S3_ACCESS_KEY_ID and KINORA_S3_SECRET_ACCESS_KEY (both or
+ *   neither: the SDK's default credentials), KINORA_S3_FORCE_PATH_STYLE (`true` when an endpoint is
+ *   given, else `false`), KINORA_S3_PREFIX (none: a folder put before every key). Links stay
+ *   Kinora's own signed ones; the files a renderer reads are cached in `${dataDir}/s3-cache`.
  * - LOG_LEVEL (`warn`).
  */
 /** Longer than a render step takes to notice a stop; shorter than docker-compose's stop_grace_period (30 s). */
@@ -60,6 +70,7 @@ async function main(): Promise<void> {
   const jobs = parseJobEnvironment(env);
   const render = parseRenderEnvironment(env);
   const database = parseDatabaseEnvironment(env);
+  const storage = parseStorageEnvironment(env);
 
   // A worker signs nobody in: it needs the database, the files and the render provider only.
   let identity;
@@ -80,6 +91,8 @@ async function main(): Promise<void> {
       ? { url: database.url, pool: { size: database.poolSize, statementTimeoutMs: database.statementTimeoutMs } }
       : { dataDir: path.join(dataDir, 'db') },
   );
+  // Only with KINORA_S3_BUCKET: the local folder's path never loads the AWS SDK.
+  const objects = storage ? await openConfiguredBucket(storage, dataDir) : undefined;
   const app = await buildApp({
     db,
     role,
@@ -91,6 +104,7 @@ async function main(): Promise<void> {
     guestCleanup: { intervalMs: guestCleanupIntervalMs },
     jobs,
     mediaDir: path.join(dataDir, 'media'),
+    objects,
     render,
   });
 
