@@ -40,6 +40,7 @@ import { assetRoutes } from './routes/assets.ts';
 import { contentRoutes } from './routes/content.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { localProviderPages, paymentRoutes } from './routes/payments.ts';
+import { openPaymentProvider, type PaymentSettings } from './payments/select.ts';
 import { textRoutes } from './routes/text.ts';
 import { tutorialRoutes } from './routes/tutorial.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -83,6 +84,8 @@ export interface AppOptions {
   syncWait?: Partial<SyncWaitOptions>;
   /** Which render provider makes the files (default the local engine); see RenderSettings. */
   render?: RenderSettings;
+  /** Which card provider takes payments (default the local card page); see PaymentSettings. */
+  payments?: PaymentSettings;
 }
 
 /**
@@ -234,6 +237,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: app.log,
   });
   app.addHook('onReady', () => engine.start());
+  // Stripe charges the auto-refills debits recorded, after their transactions (payments/stripe/refills.ts).
+  const payments = await openPaymentProvider(options.db, options.payments, (error, what) =>
+    app.log.error({ err: error }, `${what} failed; it is tried again`),
+  );
+  app.addHook('onReady', () => payments.start?.());
+  app.addHook('preClose', async () => payments.stop?.());
   // Before the server waits for requests in flight: an async_mode=false request stops waiting.
   let closing = false;
   app.addHook('preClose', async () => {
@@ -264,6 +273,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       auth: createUserAuth(options.db, identity),
       apiKey: options.apiKey,
       appConfiguration: catalogueFor(provider.unavailableModels()),
+      payments,
       engine,
       provider,
       signer,

@@ -10,6 +10,7 @@ import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment, 
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 import { parseStorageEnvironment } from './storage/environment.ts';
+import { parsePaymentEnvironment } from './payments/stripe/environment.ts';
 import { openConfiguredBucket } from './storage/open-bucket.ts';
 
 /**
@@ -50,6 +51,13 @@ import { openConfiguredBucket } from './storage/open-bucket.ts';
  *   neither: the SDK's default credentials), KINORA_S3_FORCE_PATH_STYLE (`true` when an endpoint is
  *   given, else `false`), KINORA_S3_PREFIX (none: a folder put before every key). Links stay
  *   Kinora's own signed ones; the files a renderer reads are cached in `${dataDir}/s3-cache`.
+ * - KINORA_PAYMENT_PROVIDER (`local`: the local card page, offline): `stripe` takes card payments
+ *   with Stripe through the `stripe` package (server/src/payments/stripe/, README "Taking payments
+ *   with Stripe") and needs STRIPE_SECRET_KEY (sk_…) and STRIPE_WEBHOOK_SECRET (whsec_…, the
+ *   signing secret of the endpoint {KINORA_PUBLIC_URL}/api/stripe/webhook); KINORA_STRIPE_API_URL
+ *   (unset: api.stripe.com) points the client at another host and port (tests/stripe/main.ts, a
+ *   stand-in); KINORA_PUBLIC_URL (unset: the address each request came to) is where Stripe sends
+ *   the browser back.
  * - LOG_LEVEL (`warn`).
  */
 /** Longer than a render step takes to notice a stop; shorter than docker-compose's stop_grace_period (30 s). */
@@ -71,6 +79,7 @@ async function main(): Promise<void> {
   const render = parseRenderEnvironment(env);
   const database = parseDatabaseEnvironment(env);
   const storage = parseStorageEnvironment(env);
+  const payments = parsePaymentEnvironment(env);
 
   // A worker signs nobody in: it needs the database, the files and the render provider only.
   let identity;
@@ -106,6 +115,7 @@ async function main(): Promise<void> {
     mediaDir: path.join(dataDir, 'media'),
     objects,
     render,
+    payments,
   });
 
   // Graceful shutdown (SIGTERM from a process manager, Ctrl+C): readiness turns 503, the server

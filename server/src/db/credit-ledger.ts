@@ -2,6 +2,7 @@ import { CURRENCY, findAutoRefillOption, findCreditPack } from '../../../src/con
 import type { Queryable } from './database.ts';
 import type { LedgerKind } from './migrations.ts';
 import { autoRefillPlan, insertPayment } from './payments.ts';
+import { requestRefillCharge } from './provider-payments.ts';
 
 export interface LedgerEntry {
   userSub: string;
@@ -56,6 +57,10 @@ export const autoRefillReason = (credits: number, packLabel: string): string =>
  * source auto-refill) and a `purchase` row adds its credits. The debit's transaction holds the
  * user's row lock (the balance guard takes it), so the balance read here is the settled one; the
  * payment's UNIQUE trigger_ledger_id makes it at most one refill per debit.
+ *
+ * A card a remote provider keeps (Stripe) cannot be charged inside this transaction: the refill is
+ * only recorded here (auto_refill_charges, also at most one per debit) and the provider charges it
+ * after commit, crediting when the charge succeeds (server/src/payments/stripe/refills.ts).
  */
 async function autoRefillAfterDebit(tx: Queryable, userSub: string, debitLedgerId: string): Promise<void> {
   const plan = await autoRefillPlan(tx, userSub);
@@ -64,6 +69,21 @@ async function autoRefillAfterDebit(tx: Queryable, userSub: string, debitLedgerI
   const pack = option?.packId ? findCreditPack(option.packId) : undefined;
   if (!option || option.threshold === null || !pack) return;
   if ((await creditBalance(tx, userSub)) >= option.threshold) return;
+  if (plan.card.provider !== 'local') {
+    if (!plan.card.providerMethodId) return;
+    await requestRefillCharge(tx, {
+      userSub,
+      triggerLedgerId: debitLedgerId,
+      provider: plan.card.provider,
+      providerMethodId: plan.card.providerMethodId,
+      card: { brand: plan.card.brand, last4: plan.card.last4 },
+      packId: pack.id,
+      credits: pack.credits,
+      amountCents: pack.priceCents,
+      currency: CURRENCY,
+    });
+    return;
+  }
   const ledgerId = await insertLedgerRow(tx, {
     userSub,
     amount: pack.credits,
@@ -79,7 +99,7 @@ async function autoRefillAfterDebit(tx: Queryable, userSub: string, debitLedgerI
     credits: pack.credits,
     amountCents: pack.priceCents,
     currency: CURRENCY,
-    card: plan.card,
+    card: { brand: plan.card.brand, last4: plan.card.last4 },
     ledgerId,
     triggerLedgerId: debitLedgerId,
   });

@@ -1,6 +1,7 @@
 import type { Database, Migration } from './sql.ts';
 import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
+import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 
 /**
  * Kinds of credit ledger rows. `reset` is the guest account's weekly return to the starting grant
@@ -356,6 +357,8 @@ export const MIGRATIONS: readonly Migration[] = [
       $$`,
     ],
   },
+  // 13: a real card provider's ids and the auto-refills charged after commit (server/src/db/migrations-stripe.ts).
+  PROVIDER_PAYMENTS_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

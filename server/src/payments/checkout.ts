@@ -14,6 +14,7 @@ import {
   newPaymentId,
   saveCard,
   type CardDetails,
+  type CardProviderName,
   type CheckoutSessionRow,
   type PaymentRow,
 } from '../db/payments.ts';
@@ -59,6 +60,14 @@ export async function createCheckoutSession(
 
 export type ConfirmSource = 'checkout' | 'webhook';
 
+/** Which provider confirms (only its own sessions), and its id of the payment (Stripe's pi_…). */
+export interface ConfirmProvider {
+  provider: CardProviderName;
+  providerPaymentId: string | null;
+}
+
+const LOCAL_CONFIRMATION: ConfirmProvider = { provider: 'local', providerPaymentId: null };
+
 export type ConfirmResult =
   | { outcome: 'confirmed'; session: CheckoutSessionRow; payment: PaymentRow }
   /** Paid already (by an earlier confirmation), cancelled or expired: nothing was written. */
@@ -70,17 +79,19 @@ export type ConfirmResult =
  * POST, the provider's webhook, either twice): one transaction flips the session from open to
  * paid, and only that winner writes the payment and the credits — the person's `purchase` ledger
  * row, or the organisation's ledger row for an organisation's purchase. The card it was paid with
- * (if the page took one) is kept for auto-refill.
+ * (if the page or the provider named one) is kept for auto-refill. A provider confirms only the
+ * sessions it opened.
  */
 export async function confirmCheckout(
   db: Database,
   sessionId: string,
   source: ConfirmSource,
   card: CardDetails | null = null,
+  by: ConfirmProvider = LOCAL_CONFIRMATION,
 ): Promise<ConfirmResult> {
   const confirmed = await db.transaction(async (tx) => {
     const paymentId = newPaymentId();
-    const session = await claimCheckoutSession(tx, sessionId, paymentId);
+    const session = await claimCheckoutSession(tx, sessionId, paymentId, by.provider);
     if (!session) return null;
     const reason = purchaseReason({ credits: session.credits, label: findCreditPack(session.pack_id)?.label ?? session.pack_id });
     const savedCard: SavedCard | null = card ? { brand: card.brand, last4: card.last4 } : null;
@@ -95,6 +106,7 @@ export async function confirmCheckout(
       amountCents: session.amount_cents,
       currency: session.currency,
       card: savedCard,
+      providerPaymentId: by.providerPaymentId,
     };
     let payment: PaymentRow;
     if (session.customer_id) {

@@ -7,12 +7,13 @@ import { redeemCoupon } from '../db/coupons.ts';
 import { creditHistoryPage, decodeHistoryCursor } from '../db/credit-history.ts';
 import { creditBalance } from '../db/credit-ledger.ts';
 import { autoRefillOption, findCheckoutSession, savedCard, setAutoRefillOption } from '../db/payments.ts';
-import { checkoutStatusOf, createCheckoutSession } from '../payments/checkout.ts';
+import { checkoutStatusOf } from '../payments/checkout.ts';
 import { HttpError, ok } from './http.ts';
 import { DETAILS } from './messages.ts';
+import { requestOrigin, viaCardProvider } from './payments.ts';
 import type { RouteDeps } from './route-deps.ts';
 
-export async function creditRoutes(app: FastifyInstance, { db, auth }: RouteDeps): Promise<void> {
+export async function creditRoutes(app: FastifyInstance, { db, auth, payments }: RouteDeps): Promise<void> {
   app.get('/credits/get', async (request): Promise<{ data: UserCredits }> => {
     const user = await auth.requireUser(request);
     return ok({
@@ -22,10 +23,18 @@ export async function creditRoutes(app: FastifyInstance, { db, auth }: RouteDeps
     });
   });
 
-  /** Opens a checkout of the local card provider for one pack; the app sends the browser to its page. */
+  /** Opens a checkout of the card provider for one pack; the app sends the browser to its page. */
   app.get<{ Params: { packId: string } }>('/credits/purchase/:packId', async (request): Promise<{ data: Checkout }> => {
     const user = await auth.requireUser(request);
-    const created = await createCheckoutSession(db, { userSub: user.sub, packId: request.params.packId });
+    const created = await viaCardProvider(request, () =>
+      payments.createCheckout({
+        userSub: user.sub,
+        username: user.row.username,
+        email: user.row.email,
+        packId: request.params.packId,
+        origin: requestOrigin(request),
+      }),
+    );
     if (!created) throw new HttpError(404, DETAILS.creditPackNotFound);
     return ok({ session_id: created.session.id, checkout_url: created.checkoutUrl });
   });

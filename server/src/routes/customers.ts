@@ -32,11 +32,11 @@ import {
 } from '../db/customers.ts';
 import type { Queryable } from '../db/database.ts';
 import { isGuestUsername } from '../db/users.ts';
-import { createCheckoutSession } from '../payments/checkout.ts';
 import { HttpError, ok, parseInput } from './http.ts';
 import { idempotencyKeyOf, runIdempotent } from './idempotent.ts';
 import { DETAILS } from './messages.ts';
 import { requestDigest } from './multipart-body.ts';
+import { requestOrigin, viaCardProvider } from './payments.ts';
 import type { RouteDeps } from './route-deps.ts';
 
 /** How many of the latest transfers the owner's view of an organisation lists. */
@@ -94,7 +94,7 @@ async function requireOwner(db: Queryable, customer: CustomerRow | null, userSub
 
 /** SPEC §7 customers calls (organisations), plus POST customers to create one. */
 export async function customerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const { db, auth } = deps;
+  const { db, auth, payments } = deps;
 
   app.post('/customers', async (request, reply): Promise<{ data: Customer }> => {
     const user = await auth.requireUser(request);
@@ -208,7 +208,16 @@ export async function customerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     const user = await auth.requireUser(request);
     const body = parseInput(customerPurchaseRequestSchema, request.body);
     const customer = await requireOwner(db, await findCustomer(db, body.customer_id), user.sub);
-    const created = await createCheckoutSession(db, { userSub: user.sub, packId: body.pack_id, customerId: customer.id });
+    const created = await viaCardProvider(request, () =>
+      payments.createCheckout({
+        userSub: user.sub,
+        username: user.row.username,
+        email: user.row.email,
+        packId: body.pack_id,
+        customerId: customer.id,
+        origin: requestOrigin(request),
+      }),
+    );
     if (!created) throw new HttpError(404, DETAILS.creditPackNotFound);
     return ok({ session_id: created.session.id, checkout_url: created.checkoutUrl });
   });

@@ -57,6 +57,9 @@ export const DETAILS = {
   historyCursorInvalid: 'next_start_keys is not a key this call gave out.',
   webhookSignatureInvalid: 'The Kinora-Signature header is missing or wrong.',
   webhookBodyInvalid: 'The webhook body must be {"type": "checkout.completed", "session_id": "…"}.',
+  // A real card provider (issue 20 item 4).
+  cardProviderUnavailable: 'The card provider could not be reached. Try again later.',
+  stripeSignatureInvalid: 'The Stripe-Signature header is missing or wrong.',
   // Sharing, public content and assets (issue 7).
   shareNeedsResult: 'Only a finished result can be shared.',
   badContentCursor: 'next_start_keys is not a cursor this listing gave out.',

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ROUTES } from '../../../src/config/routes.ts';
 import { receiptRequestSchema, type ProviderUrl } from '../../../src/services/schemas/payments.ts';
@@ -18,6 +18,7 @@ import {
 } from '../db/payments.ts';
 import { CARD_FORM_TEXTS, checkCard, readCardForm } from '../payments/card-form.ts';
 import { checkoutReturnUrl, checkoutStatusOf, confirmCheckout } from '../payments/checkout.ts';
+import { CardProviderUnavailableError, localPortalPath, localReceiptPath, type PaymentProvider } from '../payments/provider.ts';
 import {
   renderCheckoutClosedPage,
   renderCheckoutPage,
@@ -28,28 +29,49 @@ import {
 import { paymentSecrets, signPaymentLink, verifyPaymentLink, verifyWebhookSignature } from '../payments/tokens.ts';
 import { HttpError, ok, parseInput } from './http.ts';
 import { DETAILS } from './messages.ts';
+import type { StripePaymentProvider } from '../payments/stripe/provider.ts';
 import type { RouteDeps } from './route-deps.ts';
+import { stripeWebhookRoute } from './stripe-webhook.ts';
 
 /**
- * The `{payment-provider}` segments served: `local` is the local card provider; `stripe` is
- * accepted too so a web build with the default provider works against the local server.
+ * The `{payment-provider}` segments served: both answer for the provider the server runs with
+ * (the local card page or Stripe), so a web build names either and works against any server.
  */
 const PROVIDER_SEGMENTS = ['local', 'stripe'] as const;
 
-const billingPortalUrl = (token: string): string => `/local/billing-portal/${encodeURIComponent(token)}`;
-const receiptUrl = (token: string): string => `/local/receipts/${encodeURIComponent(token)}`;
+const billingPortalUrl = localPortalPath;
+const receiptUrl = localReceiptPath;
+
+/** This server's origin as the browser reached it, for the card provider's return URLs. */
+export const requestOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+
+/** Runs a card provider call for a route: a provider that refused or did not answer is a 502. */
+export async function viaCardProvider<T>(request: FastifyRequest, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof CardProviderUnavailableError)) throw error;
+    request.log.error({ err: error }, 'the card provider failed');
+    throw new HttpError(502, DETAILS.cardProviderUnavailable);
+  }
+}
+
+const isStripe = (payments: PaymentProvider): payments is StripePaymentProvider => payments.name === 'stripe' && 'handleWebhook' in payments;
 
 const webhookBodySchema = z.object({ type: z.string().min(1).max(100), session_id: z.string().min(1).max(200) });
 
 /** The card provider's calls under /api (SPEC §7 `{payment-provider}/…`) and its webhook. */
-export async function paymentRoutes(app: FastifyInstance, { db, auth }: RouteDeps): Promise<void> {
+export async function paymentRoutes(app: FastifyInstance, { db, auth, payments }: RouteDeps): Promise<void> {
   const secrets = await paymentSecrets(db);
 
   for (const provider of PROVIDER_SEGMENTS) {
-    /** The billing portal of the signed-in user: a signed link that works for an hour. */
+    /** The billing portal of the signed-in user (the local page: a signed link that works for an hour). */
     app.post(`/${provider}/customer-portal`, async (request): Promise<{ data: ProviderUrl }> => {
       const user = await auth.requireUser(request);
-      return ok({ url: billingPortalUrl(signPaymentLink(secrets.links, { kind: 'portal', sub: user.sub })) });
+      const url = await viaCardProvider(request, () =>
+        payments.portalUrl({ userSub: user.sub, email: user.row.email, origin: requestOrigin(request) }),
+      );
+      return ok({ url });
     });
 
     /** The receipt of one of the user's own payments. */
@@ -58,9 +80,11 @@ export async function paymentRoutes(app: FastifyInstance, { db, auth }: RouteDep
       const { payment_id: paymentId } = parseInput(receiptRequestSchema, request.body);
       const payment = await findOwnPayment(db, paymentId, user.sub);
       if (!payment) throw new HttpError(404, DETAILS.paymentNotFound);
-      return ok({ url: receiptUrl(signPaymentLink(secrets.links, { kind: 'receipt', paymentId: payment.id })) });
+      return ok({ url: await viaCardProvider(request, () => payments.receiptUrl(payment, requestOrigin(request))) });
     });
   }
+
+  if (isStripe(payments)) await app.register(async (scope) => stripeWebhookRoute(scope, payments));
 
   // The webhook's signature covers the raw body, so this scope reads JSON as text itself.
   await app.register(async (scope) => {
@@ -132,6 +156,11 @@ function acceptFormBodies(scope: FastifyInstance): void {
 /** The local card provider's own pages (checkout, billing portal, receipts), outside /api. */
 export async function localProviderPages(app: FastifyInstance, { db }: RouteDeps): Promise<void> {
   const secrets = await paymentSecrets(db);
+  /** A checkout this page takes: never another provider's (the local page would credit it for free). */
+  const findLocalCheckout = async (id: string): Promise<CheckoutSessionRow | null> => {
+    const session = await findCheckoutSession(db, id);
+    return session?.provider === 'local' ? session : null;
+  };
 
   const closedPage = (reply: FastifyReply, session: CheckoutSessionRow): FastifyReply =>
     sendPage(reply, 409, renderCheckoutClosedPage(session, closedBackUrl(session)));
@@ -140,14 +169,14 @@ export async function localProviderPages(app: FastifyInstance, { db }: RouteDeps
     acceptFormBodies(scope);
 
     scope.get<{ Params: { id: string } }>('/local/checkout/:id', async (request, reply) => {
-      const session = await findCheckoutSession(db, request.params.id);
+      const session = await findLocalCheckout(request.params.id);
       if (!session) return sendPage(reply, 404, renderMissingPage(CHECKOUT_MISSING.title, CHECKOUT_MISSING.text));
       if (session.status !== 'open') return sendPage(reply, 200, renderCheckoutClosedPage(session, closedBackUrl(session)));
       return sendPage(reply, 200, renderCheckoutPage(session));
     });
 
     scope.post<{ Params: { id: string } }>('/local/checkout/:id', async (request, reply) => {
-      const session = await findCheckoutSession(db, request.params.id);
+      const session = await findLocalCheckout(request.params.id);
       if (!session) return sendPage(reply, 404, renderMissingPage(CHECKOUT_MISSING.title, CHECKOUT_MISSING.text));
       const form = readCardForm(request.body);
 
