@@ -44,6 +44,8 @@ export interface StartTestServerOptions {
   syncWait?: AppOptions['syncWait'];
   /** The render provider (default the local engine); fal tests point it at the queue stand-in. */
   render?: AppOptions['render'];
+  /** The card provider (default the local card page); Stripe tests point it at tests/stripe's stand-in. */
+  payments?: AppOptions['payments'];
   /**
    * A postgres:// URL (tests/server/helpers/postgres.ts freshPostgresUrl): the server opens it
    * through openDatabase as in production (its own pool; migrations and seed) instead of a PGlite copy.
@@ -94,6 +96,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       objects: bucket,
       syncWait: options.syncWait,
       render: options.render,
+      payments: options.payments,
     });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
