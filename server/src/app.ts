@@ -262,6 +262,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       database: async () => {
         await options.db.query('SELECT 1');
       },
+      // HeadBucket for a bucket; for the local folder, that it can be written.
+      storage: () => engine.store.objects.check(),
     },
     closing: () => closing,
   });

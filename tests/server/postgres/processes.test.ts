@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,13 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendLedgerEntry, creditBalance } from '../../../server/src/db/credit-ledger.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { startEmulator, type TestEmulator } from '../helpers/emulator.ts';
+import { startTestS3Server, type TestS3Server } from '../helpers/s3.ts';
 import { asMedia, hasEnded, postForm } from '../helpers/media.ts';
 import { freshPostgresUrl } from '../helpers/postgres.ts';
 
 /**
  * Issue 20 item 3: Kinora as a studio deploys it: two API processes and two render workers
- * (KINORA_ROLE), real `node server/src/main.ts` processes on one PostgreSQL database and one file
- * store. 100 jobs go in through both APIs; one worker is SIGKILLed while it holds jobs. Every job
+ * (KINORA_ROLE), real `node server/src/main.ts` processes on one PostgreSQL database and one
+ * S3-compatible bucket (s3rver, in this test's process). 100 jobs go in through both APIs; one worker is SIGKILLed while it holds jobs. Every job
  * must end once as a success, be debited once and never refunded, and have its files; the killed
  * worker's jobs are taken over by the other when their leases run out.
  */
@@ -43,6 +43,7 @@ interface Started {
 }
 
 let emulator: TestEmulator;
+let bucket: TestS3Server;
 let databaseUrl: string;
 let db: Database;
 let dataDir: string;
@@ -57,7 +58,15 @@ async function startProcess(name: string, role: 'api' | 'worker', env: Record<st
       HOME: process.env.HOME,
       PORT: String(port),
       KINORA_ROLE: role,
-      KINORA_DATA_DIR: dataDir,
+      // Each process its own data folder (its local copies of inputs); the files are in the bucket.
+      KINORA_DATA_DIR: path.join(dataDir, name.replace(/\W+/g, '-')),
+      KINORA_S3_BUCKET: bucket.settings.bucket,
+      KINORA_S3_ENDPOINT: bucket.settings.endpoint ?? '',
+      KINORA_S3_REGION: bucket.settings.region,
+      KINORA_S3_ACCESS_KEY_ID: bucket.settings.credentials?.accessKeyId ?? '',
+      KINORA_S3_SECRET_ACCESS_KEY: bucket.settings.credentials?.secretAccessKey ?? '',
+      KINORA_S3_FORCE_PATH_STYLE: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       DATABASE_URL: databaseUrl,
       KINORA_DB_POOL_SIZE: '6',
       KINORA_STATIC_DIR: '',
@@ -127,10 +136,11 @@ async function jobRows(ids: readonly string[]): Promise<JobRow[]> {
 }
 
 beforeAll(async () => {
-  [emulator, databaseUrl, dataDir] = await Promise.all([
+  [emulator, databaseUrl, dataDir, bucket] = await Promise.all([
     startEmulator(),
     freshPostgresUrl(),
     mkdtemp(path.join(tmpdir(), 'kinora-processes-')),
+    startTestS3Server(),
   ]);
   // Migrated here first, so the four processes start on a current schema (they migrate too, under
   // an advisory lock, and find nothing to do).
@@ -155,6 +165,7 @@ afterAll(async () => {
   await stopProcesses();
   await db?.close();
   await emulator?.stop();
+  await bucket?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -231,7 +242,8 @@ describe('two API and two worker processes on one PostgreSQL', () => {
     expect(refunds).toEqual([]);
     expect(await creditBalance(db, user.sub)).toBe(before - 4 * JOBS);
 
-    // Every job's result and thumbnail rows name a file that is in the shared store.
+    // Every job's result and thumbnail rows name an object that is in the one bucket.
+    const stored = new Set(await bucket.keys());
     const { rows: files } = await db.query<{ media_id: string; role: string; path: string }>(
       'SELECT media_id, role, path FROM media_files WHERE media_id = ANY($1::text[])',
       [ids],
@@ -239,8 +251,12 @@ describe('two API and two worker processes on one PostgreSQL', () => {
     for (const id of ids) {
       const own = files.filter((file) => file.media_id === id);
       expect(own.map((file) => file.role).sort()).toEqual(['result', 'thumbnail']);
-      for (const file of own) expect(existsSync(path.join(dataDir, 'media', file.path)), file.path).toBe(true);
+      for (const file of own) expect(stored.has(file.path), file.path).toBe(true);
     }
+
+    // What the killed worker had written but not committed is left for the orphan sweep.
+    const named = new Set(files.map((file) => file.path));
+    const orphans = [...stored].filter((key) => !named.has(key) && ids.some((id) => key.startsWith(`${id}/`)));
 
     // A result link signed by API B is served by API A: the signing key is in the shared database.
     const media = await fetch(`${apiB.url}/api/media/${ids[0]}`, { headers: { Authorization: user.accessToken, 'X-Api-Key': API_KEY } });
@@ -251,7 +267,8 @@ describe('two API and two worker processes on one PostgreSQL', () => {
     expect(file.headers.get('content-type')).toMatch(/^image\//);
 
     console.info(
-      `[processes] ${JOBS} jobs, ${debits.length} debits, ${refunds.length} refunds, ${reclaimed.length} reclaimed after the SIGKILL; ` +
+      `[processes] ${JOBS} jobs, ${debits.length} debits, ${refunds.length} refunds, ${reclaimed.length} reclaimed after the SIGKILL, ` +
+        `${files.length} files in the bucket (+${orphans.length} uncommitted by the killed worker); ` +
         `drained ${((drainedAt - submittedAt) / 1000).toFixed(1)} s after submitting (${((drainedAt - killedAt) / 1000).toFixed(1)} s after the kill, lease ${LEASE_MS} ms)`,
     );
   });
