@@ -15,7 +15,7 @@ const port = Number(process.env.E2E_PORT ?? 8797);
  * axe's every-route walks compute in the browser throughout (a clean side-by-side run: the
  * signed-out walk 2.4 min, 1.2 min alone), so they come last, when the CPU is theirs.
  */
-const WAITING_FIRST = ['faults', 'story', 'video', 'fal'] as const;
+const WAITING_FIRST = ['faults', 'story', 'video', 'providers'] as const;
 const COMPUTING_LAST = ['a11y-job-states', 'a11y-overlays', 'a11y-signed-in', 'a11y-signed-out'] as const;
 const specOf = (name: string): string => `**/${name}.pw.ts`;
 
@@ -30,7 +30,7 @@ export default defineConfig({
   retries: 0,
   // One worker on this 2-core machine unless E2E_WORKERS says more. Every test uses its own accounts
   // and data on the shared stack and looks for its own items (faults.pw.ts loses calls in its own
-  // page only; fal.pw.ts runs its own stack on port 8799, its two tests together), so any test may
+  // page only; providers.pw.ts runs its own stack on port 8799 with the fal, S3 and Stripe stand-ins, its tests together), so any test may
   // run beside any other — but three browsers with the stack's renders are CPU-bound here: a clean
   // clone's run on three workers took 22 min (no less than one worker's), axe's signed-out walk
   // 8.7 min instead of 3, and three tests ran out of time (a deep link's page, the inspector, the
