@@ -16,6 +16,7 @@ import {
   type CardDetails,
   type CardProviderName,
   type CheckoutSessionRow,
+  type NewCheckoutSession,
   type PaymentRow,
 } from '../db/payments.ts';
 
@@ -44,6 +45,19 @@ export async function createCheckoutSession(
   db: Database,
   request: { userSub: string; packId: string; customerId?: string | null },
 ): Promise<CreatedCheckout | null> {
+  const opened = await insertPackCheckout(db, request, { expiresInMinutes: CHECKOUT_TTL_MINUTES });
+  return opened && { session: opened.session, checkoutUrl: checkoutUrl(opened.session.id) };
+}
+
+/**
+ * The checkout_sessions row of a pack bought by a person (or for their organisation), whichever
+ * card provider takes the payment; null when the pack does not exist.
+ */
+export async function insertPackCheckout(
+  db: Database,
+  request: { userSub: string; packId: string; customerId?: string | null },
+  options: { expiresInMinutes: number; provider?: NewCheckoutSession['provider'] },
+): Promise<{ pack: CreditPack; session: CheckoutSessionRow } | null> {
   const pack = findCreditPack(request.packId);
   if (!pack) return null;
   const session = await insertCheckoutSession(db, {
@@ -53,9 +67,9 @@ export async function createCheckoutSession(
     credits: pack.credits,
     amountCents: pack.priceCents,
     currency: CURRENCY,
-    expiresInMinutes: CHECKOUT_TTL_MINUTES,
+    ...options,
   });
-  return { session, checkoutUrl: checkoutUrl(session.id) };
+  return { pack, session };
 }
 
 export type ConfirmSource = 'checkout' | 'webhook';

@@ -7,12 +7,11 @@ import {
   cancelCheckoutSession,
   findCheckoutSession,
   forgetProviderCard,
-  insertCheckoutSession,
   setProviderSessionId,
   type CardDetails,
 } from '../../db/payments.ts';
 import { findProviderCustomer, findRefillCharge, keepProviderCustomer } from '../../db/provider-payments.ts';
-import { checkoutReturnUrl, confirmCheckout } from '../checkout.ts';
+import { checkoutReturnUrl, confirmCheckout, insertPackCheckout } from '../checkout.ts';
 import { CardProviderUnavailableError, WebhookSignatureError, type CheckoutRequest, type PaymentProvider } from '../provider.ts';
 import { askStripe, createStripeClient } from './client.ts';
 import type { StripeApiAddress } from './environment.ts';
@@ -99,19 +98,11 @@ export function createStripePaymentProvider(options: {
   }
 
   async function createCheckout(request: CheckoutRequest) {
-    const pack = findCreditPack(request.packId);
-    if (!pack) return null;
+    if (!findCreditPack(request.packId)) return null;
     const customer = await customerFor(request.userSub, request.email);
-    const session = await insertCheckoutSession(db, {
-      userSub: request.userSub,
-      customerId: request.customerId ?? null,
-      packId: pack.id,
-      credits: pack.credits,
-      amountCents: pack.priceCents,
-      currency: CURRENCY,
-      expiresInMinutes: STRIPE_CHECKOUT_TTL_MINUTES,
-      provider: 'stripe',
-    });
+    const opened = await insertPackCheckout(db, request, { expiresInMinutes: STRIPE_CHECKOUT_TTL_MINUTES, provider: 'stripe' });
+    if (!opened) return null;
+    const { pack, session } = opened;
     const base = baseUrl(request.origin);
     // The shared guest account keeps no card: everyone using it would see and pay with it.
     const keepCard = request.username.toLowerCase() !== GUEST_USERNAME;
