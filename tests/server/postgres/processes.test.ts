@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendLedgerEntry, creditBalance } from '../../../server/src/db/credit-ledger.ts';
 import { openDatabase, type Database } from '../../../server/src/db/database.ts';
 import { startEmulator, type TestEmulator } from '../helpers/emulator.ts';
+import { jobRows as readJobRows, untilJobs, type JobRow } from '../helpers/job-rows.ts';
 import { startTestS3Server, type TestS3Server } from '../helpers/s3.ts';
 import { asMedia, hasEnded, postForm } from '../helpers/media.ts';
 import { freshPostgresUrl } from '../helpers/postgres.ts';
@@ -107,33 +108,8 @@ async function untilReady(started: Started, timeoutMs = 60_000): Promise<void> {
   }
 }
 
-interface JobRow {
-  id: string;
-  status: string;
-  attempts: number;
-  cost: number;
-  lease_owner: string | null;
-  refund_ledger_id: string | null;
-}
-
-/** Waits until `done` holds for the jobs' rows, or fails naming their statuses. */
-async function untilRows(ids: readonly string[], done: (rows: JobRow[]) => boolean, timeoutMs = 120_000): Promise<JobRow[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await jobRows(ids);
-    if (rows.length === ids.length && done(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`jobs not there after ${timeoutMs} ms: ${rows.map((row) => `${row.id} ${row.status}`).join(', ')}`);
-    await sleep(50);
-  }
-}
-
-async function jobRows(ids: readonly string[]): Promise<JobRow[]> {
-  const { rows } = await db.query<JobRow>(
-    'SELECT id, status, attempts, cost, lease_owner, refund_ledger_id::text FROM media WHERE id = ANY($1::text[])',
-    [ids],
-  );
-  return rows;
-}
+const jobRows = (ids: readonly string[]): Promise<JobRow[]> => readJobRows(db, ids);
+const untilRows = (ids: readonly string[], done: (rows: JobRow[]) => boolean): Promise<JobRow[]> => untilJobs(db, ids, done, 120_000);
 
 beforeAll(async () => {
   [emulator, databaseUrl, dataDir, bucket] = await Promise.all([

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STARTING_CREDIT_GRANT } from '../../../server/src/config.ts';
 import { asMedia, balanceOf, hasEnded, ledgerRows, postForm } from '../helpers/media.ts';
+import { untilJobs, type JobRow } from '../helpers/job-rows.ts';
 import { freshPostgresUrl } from '../helpers/postgres.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -28,36 +28,8 @@ afterAll(async () => {
   await first?.close();
 });
 
-interface JobRow {
-  id: string;
-  status: string;
-  attempts: number;
-  cost: number;
-  lease_owner: string | null;
-  refund_ledger_id: string | null;
-}
-
-async function jobRows(ids: readonly string[]): Promise<JobRow[]> {
-  const { rows } = await first.db.query<JobRow>(
-    'SELECT id, status, attempts, cost, lease_owner, refund_ledger_id::text FROM media WHERE id = ANY($1::text[]) ORDER BY id',
-    [ids],
-  );
-  return rows;
-}
-
-/** Waits until every job has ended, or fails after `timeoutMs` naming the ones still live. */
-async function untilEnded(ids: readonly string[], timeoutMs = 45_000): Promise<JobRow[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await jobRows(ids);
-    if (rows.length === ids.length && rows.every((row) => hasEnded(row.status))) return rows;
-    if (Date.now() > deadline) {
-      const live = rows.filter((row) => !hasEnded(row.status)).map((row) => `${row.id}: ${row.status}`);
-      throw new Error(`${live.length} of ${ids.length} jobs still live after ${timeoutMs} ms: ${live.join(', ')}`);
-    }
-    await sleep(25);
-  }
-}
+/** Waits until every job has ended, or fails naming the jobs' statuses. */
+const untilEnded = (ids: readonly string[]): Promise<JobRow[]> => untilJobs(first.db, ids, (rows) => rows.every((row) => hasEnded(row.status)), 45_000);
 
 describe('two job engines on one database', () => {
   it('claim, render and finish each of 24 jobs once, debited once, sharing the work', async () => {
