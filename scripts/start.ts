@@ -31,6 +31,7 @@ import type { EmulatorProcess } from '../server/src/auth/emulator.ts';
 import { provision } from '../server/src/auth/provision.ts';
 import { REDIRECT_TARGET_PATH } from '../server/src/auth/redirect-target.ts';
 import { seedAccounts } from '../server/src/auth/seed-accounts.ts';
+import { checkRoleDatabase, parseServerRole } from '../server/src/config.ts';
 import { LOCAL_DEFAULTS, startDistDir } from '../server/src/local-defaults.ts';
 import { GUEST_USERNAME } from '../src/config/limits.ts';
 
@@ -126,6 +127,15 @@ function assertWipeable(folder: string): void {
 }
 
 async function main(): Promise<void> {
+  // npm start is the web app's stack: its server must answer the API (roles all and api). A render
+  // worker beside it is server/src/main.ts on its own (README "Deploying several processes").
+  const role = parseServerRole(process.env);
+  if (role === 'worker') {
+    throw new Error(
+      'KINORA_ROLE=worker: npm start runs the API and the web app. Start a worker with `KINORA_ROLE=worker node --import tsx server/src/main.ts` (same DATABASE_URL).',
+    );
+  }
+  checkRoleDatabase(role, process.env.DATABASE_URL);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       log(`${signal}: stopping.`);

@@ -97,6 +97,16 @@ export function parseJobEnvironment(env: Readonly<Record<string, string | undefi
 export type ServerRole = 'api' | 'worker' | 'all';
 export const SERVER_ROLES: readonly ServerRole[] = ['api', 'worker', 'all'];
 
+/**
+ * A role other than `all` is one of several processes, which share a PostgreSQL server: PGlite is a
+ * folder one process opens, so an api process on it would queue jobs no worker could see.
+ */
+export function checkRoleDatabase(role: ServerRole, databaseUrl: string | undefined): void {
+  if (role !== 'all' && !databaseUrl?.trim()) {
+    throw new Error(`KINORA_ROLE=${role} needs DATABASE_URL: the processes of one installation share a PostgreSQL server (the embedded database is one process's).`);
+  }
+}
+
 /** KINORA_ROLE (`api` | `worker` | `all`, default all); anything else stops the server with a readable error. */
 export function parseServerRole(env: Readonly<Record<string, string | undefined>>): ServerRole {
   const value = (env.KINORA_ROLE ?? '').trim() || 'all';

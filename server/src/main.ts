@@ -6,7 +6,7 @@ import { createCognitoIdentity } from './auth/identity.ts';
 import { provision } from './auth/provision.ts';
 import { seedAccounts } from './auth/seed-accounts.ts';
 import { openDatabase } from './db/database.ts';
-import { parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment, parseServerRole } from './config.ts';
+import { checkRoleDatabase, parseDatabaseEnvironment, parseJobEnvironment, parseRenderEnvironment, parseServerRole } from './config.ts';
 import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 import { parseStorageEnvironment } from './storage/environment.ts';
@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   const jobs = parseJobEnvironment(env);
   const render = parseRenderEnvironment(env);
   const database = parseDatabaseEnvironment(env);
+  checkRoleDatabase(role, database.url);
   const storage = parseStorageEnvironment(env);
   const payments = parsePaymentEnvironment(env);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_JOB_DURATION_MS, parseJobEnvironment, parseServerRole } from '../../../server/src/config.ts';
+import { checkRoleDatabase, DEFAULT_JOB_DURATION_MS, parseJobEnvironment, parseServerRole } from '../../../server/src/config.ts';
 import { createFileSigner, parseFileLink } from '../../../server/src/jobs/file-signing.ts';
 import { simulatedOutcome } from '../../../server/src/jobs/outcome.ts';
 
@@ -31,6 +31,13 @@ describe('the process role', () => {
     expect(parseServerRole({ KINORA_ROLE: ' worker ' })).toBe('worker');
     expect(parseServerRole({ KINORA_ROLE: 'api' })).toBe('api');
     expect(() => parseServerRole({ KINORA_ROLE: 'render' })).toThrow('KINORA_ROLE must be "api", "worker" or "all" (got "render")');
+  });
+
+  it('other than all needs a shared PostgreSQL: the embedded database is one process\'s', () => {
+    expect(() => checkRoleDatabase('api', undefined)).toThrow('KINORA_ROLE=api needs DATABASE_URL');
+    expect(() => checkRoleDatabase('worker', ' ')).toThrow('KINORA_ROLE=worker needs DATABASE_URL');
+    expect(() => checkRoleDatabase('all', undefined)).not.toThrow();
+    expect(() => checkRoleDatabase('worker', 'postgres://db/kinora')).not.toThrow();
   });
 });
 
