@@ -45,4 +45,17 @@ export const INSPECTOR_TEXTS = {
   currentState: 'Current state',
   expand: (key: string) => `Expand ${key}`,
   collapse: (key: string) => `Collapse ${key}`,
+  chart: {
+    toolbar: 'Chart view',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    zoomLevel: 'Zoom',
+    fit: 'Fit to width',
+    actualSize: '100 %',
+    find: 'Find a state or event',
+    findPlaceholder: 'Find a state or event…',
+    matches: (count: number, index: number) => (count === 0 ? 'No match' : `${index + 1} of ${count}`),
+    previous: 'Previous',
+    next: 'Next',
+  },
 } as const;

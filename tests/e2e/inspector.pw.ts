@@ -37,6 +37,27 @@ test('inspect a generation job live, export its log, load it back and replay it'
   await expect(diagram(page)).toBeVisible({ timeout: 30_000 });
   await expect(diagram(page).getByText('always [and(isResume, isHidden)]')).toBeVisible();
 
+  // The job's chart is wide (issue 22 item 4): fit it to the view, find an event by name and step
+  // to its next place on the chart, which is brought into view; then back to 100 %.
+  const view = page.getByRole('toolbar', { name: 'Chart view' });
+  const fullWidth = Number(await diagram(page).getAttribute('width'));
+  await view.getByRole('button', { name: 'Fit to width' }).click();
+  await expect(view.getByRole('status', { name: 'Zoom' })).not.toHaveText('100 %');
+  expect(Number(await diagram(page).getAttribute('width'))).toBeLessThan(fullWidth);
+  const find = view.getByRole('searchbox', { name: 'Find a state or event' });
+  await find.fill('VISIBILITY');
+  await expect(view.getByText(/^1 of ([2-9]|\d\d)$/)).toBeVisible();
+  const shown = diagram(page).locator('[data-found="current"]');
+  await expect(shown).toHaveCount(1);
+  const firstShown = await shown.getAttribute('data-edge-id');
+  await find.press('Enter');
+  await expect(view.getByText(/^2 of \d+$/)).toBeVisible();
+  await expect(shown).not.toHaveAttribute('data-edge-id', firstShown ?? '');
+  await view.getByRole('button', { name: '100 %' }).click();
+  await expect(shown).toBeInViewport();
+  expect(Number(await diagram(page).getAttribute('width'))).toBe(fullWidth);
+  await find.fill('');
+
   // In-app navigation keeps the page (and its inspection log). The menu's groups are folded here (issue 17).
   await page.getByRole('button', { name: 'AI Image tools' }).click();
   await page.getByRole('link', { name: 'Text to Image' }).first().click();

@@ -50,6 +50,41 @@ describe('machine inspector screen', () => {
     banner.stop();
   });
 
+  it('zooms the chart and finds an event on it, stepping through the matches from the keyboard', async () => {
+    await signedInAs({ ...alice, groups: ['Developer'] });
+    const banner = createActor(bannerMachine, { id: 'zoom-banner', inspect }).start();
+    const user = userEvent.setup();
+    render(<InspectorScreen />, { route: '/inspector?actor=zoom-banner' });
+    const diagram = await screen.findByRole('img', { name: 'Statechart of Top banner' }, { timeout: 20_000 });
+    const view = screen.getByRole('toolbar', { name: 'Chart view' });
+    const width = Number(diagram.getAttribute('width'));
+    expect(within(view).getByRole('status', { name: 'Zoom' })).toHaveTextContent('100 %');
+
+    await user.click(within(view).getByRole('button', { name: 'Zoom in' }));
+    expect(within(view).getByRole('status', { name: 'Zoom' })).toHaveTextContent('125 %');
+    expect(Number(diagram.getAttribute('width'))).toBe(Math.round(width * 1.25));
+    await user.click(within(view).getByRole('button', { name: '100 %' }));
+    expect(Number(diagram.getAttribute('width'))).toBe(width);
+
+    // banner.show labels two transitions: the first is shown, Enter moves to the second.
+    await user.type(within(view).getByRole('searchbox', { name: 'Find a state or event' }), 'banner.SHOW');
+    expect(within(view).getByText('1 of 2')).toBeInTheDocument();
+    expect(within(diagram).getAllByRole('group', { name: /^transition banner\.show \(found/ })).toHaveLength(2);
+    expect(within(diagram).getAllByRole('group', { name: 'transition banner.show (found, shown)' })).toHaveLength(1);
+    await user.keyboard('{Enter}');
+    expect(within(view).getByText('2 of 2')).toBeInTheDocument();
+    await user.keyboard('{Shift>}{Enter}{/Shift}');
+    expect(within(view).getByText('1 of 2')).toBeInTheDocument();
+
+    await user.clear(within(view).getByRole('searchbox', { name: 'Find a state or event' }));
+    await user.type(within(view).getByRole('searchbox', { name: 'Find a state or event' }), 'visible');
+    expect(within(view).getByText('1 of 1')).toBeInTheDocument();
+    expect(within(diagram).getByRole('group', { name: 'state visible (found, shown)' })).toBeInTheDocument();
+    await user.type(within(view).getByRole('searchbox', { name: 'Find a state or event' }), 'xyz');
+    expect(within(view).getByText('No match')).toBeInTheDocument();
+    banner.stop();
+  });
+
   it('collapses and expands the context tree by keyboard', async () => {
     await signedInAs({ ...alice, groups: ['Developer'] });
     const banner = createActor(bannerMachine, { id: 'tree-banner', inspect }).start();

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import type { ChartMatch } from '@/lib/inspection/chart-find';
 import type { StatechartLayout, PlacedEdge, PlacedNode } from '@/lib/inspection/statechart-layout';
 
 interface StatechartDiagramProps {
@@ -6,22 +7,34 @@ interface StatechartDiagramProps {
   /** Dotted paths of the active states ("signedIn", "signedIn.flow", …). */
   active: ReadonlySet<string>;
   title: string;
+  /** 1 = 100 %: the drawing's size on the page (the chart's own coordinates stay). */
+  scale?: number;
+  /** What the find box names: these states and transitions are marked. */
+  matches?: readonly ChartMatch[];
+  /** The match shown: marked more strongly and scrolled into view. */
+  current?: ChartMatch | null;
 }
 
 const ACTIVE_STROKE = 'var(--mantine-color-orange-7)';
 const STROKE = 'var(--mantine-color-gray-6)';
 const TEXT = 'var(--mantine-color-text)';
 const EDGE = 'var(--mantine-color-blue-8)';
+const MATCH = 'var(--mantine-color-grape-7)';
+const MATCH_FILL = 'var(--mantine-color-grape-0)';
 
-function StateBox({ node, active }: { node: PlacedNode; active: boolean }) {
+type Found = 'current' | 'match' | null;
+const foundText = (found: Found): string => (found === 'current' ? ' (found, shown)' : found === 'match' ? ' (found)' : '');
+
+function StateBox({ node, active, found }: { node: PlacedNode; active: boolean; found: Found }) {
   const isRoot = node.parentId === null;
   const final = node.kind === 'final';
   return (
     <g
       data-state-path={node.path}
       data-active={active ? 'true' : 'false'}
+      data-found={found ?? undefined}
       data-kind={node.kind}
-      aria-label={`${isRoot ? 'machine' : 'state'} ${node.key}${active ? ' (current)' : ''}`}
+      aria-label={`${isRoot ? 'machine' : 'state'} ${node.key}${active ? ' (current)' : ''}${foundText(found)}`}
       role="group"
     >
       <rect
@@ -30,10 +43,10 @@ function StateBox({ node, active }: { node: PlacedNode; active: boolean }) {
         width={node.width}
         height={node.height}
         rx={8}
-        fill={active ? 'var(--mantine-color-orange-0)' : 'var(--mantine-color-body)'}
+        fill={active ? 'var(--mantine-color-orange-0)' : found ? MATCH_FILL : 'var(--mantine-color-body)'}
         fillOpacity={isRoot ? 0 : 1}
-        stroke={active ? ACTIVE_STROKE : STROKE}
-        strokeWidth={active ? 3 : 1}
+        stroke={active ? ACTIVE_STROKE : found ? MATCH : STROKE}
+        strokeWidth={active || found === 'current' ? 3 : found ? 2 : 1}
         strokeDasharray={node.kind === 'parallel' ? '6 3' : undefined}
       />
       {final && (
@@ -57,14 +70,22 @@ function StateBox({ node, active }: { node: PlacedNode; active: boolean }) {
   );
 }
 
-function Edge({ edge }: { edge: PlacedEdge }) {
+function Edge({ edge, found }: { edge: PlacedEdge; found: Found }) {
   if (edge.points.length < 2) return null;
   const points = edge.points.map((point) => `${point.x},${point.y}`).join(' ');
+  const colour = found ? MATCH : EDGE;
   return (
-    <g data-edge={edge.label} aria-label={`transition ${edge.label}`}>
-      <polyline points={points} fill="none" stroke={EDGE} strokeWidth={1.2} markerEnd="url(#statechart-arrow)" strokeDasharray={edge.kind === 'always' ? '4 3' : undefined} />
+    <g data-edge={edge.label} data-edge-id={edge.id} data-found={found ?? undefined} aria-label={`transition ${edge.label}${foundText(found)}`} role="group">
+      <polyline
+        points={points}
+        fill="none"
+        stroke={colour}
+        strokeWidth={found === 'current' ? 3 : found ? 2 : 1.2}
+        markerEnd="url(#statechart-arrow)"
+        strokeDasharray={edge.kind === 'always' ? '4 3' : undefined}
+      />
       {edge.labelBox && (
-        <text x={edge.labelBox.x + 3} y={edge.labelBox.y + 12} fontSize={11} fill={EDGE}>
+        <text x={edge.labelBox.x + 3} y={edge.labelBox.y + 12} fontSize={11} fill={colour} fontWeight={found ? 700 : undefined}>
           {edge.label}
         </text>
       )}
@@ -73,9 +94,13 @@ function Edge({ edge }: { edge: PlacedEdge }) {
 }
 
 /** A laid-out statechart as SVG: nested state boxes, initial markers, final states, labelled transitions. */
-export function StatechartDiagram({ layout, active, title }: StatechartDiagramProps) {
+export function StatechartDiagram({ layout, active, title, scale = 1, matches = [], current = null }: StatechartDiagramProps) {
   const width = Math.ceil(layout.width) + 20;
   const height = Math.ceil(layout.height) + 20;
+  const foundStates = new Set(matches.filter((match) => match.kind === 'state').map((match) => match.id));
+  const foundEdges = new Set(matches.filter((match) => match.kind === 'event').map((match) => match.id));
+  const foundAs = (kind: ChartMatch['kind'], id: string, set: ReadonlySet<string>): Found =>
+    current?.kind === kind && current.id === id ? 'current' : set.has(id) ? 'match' : null;
   // Parents first so children draw on top of them.
   const nodes = [...layout.nodes].sort((a, b) => a.depth - b.depth);
   const svg = useRef<SVGSVGElement>(null);
@@ -86,8 +111,23 @@ export function StatechartDiagram({ layout, active, title }: StatechartDiagramPr
     const boxes = svg.current ? [...svg.current.querySelectorAll('[data-state-path]')] : [];
     boxes.find((box) => box.getAttribute('data-state-path') === deepest)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [deepest]);
+  // The match the find box shows is brought into view (after a zoom too: it stays the one in view).
+  const shown = current ? `${current.kind}:${current.id}` : null;
+  useEffect(() => {
+    if (!shown || !svg.current) return;
+    const marked = svg.current.querySelector('[data-found="current"]');
+    marked?.scrollIntoView({ block: 'center', inline: 'center' });
+  }, [shown, scale]);
   return (
-    <svg ref={svg} role="img" aria-label={title} width={width} height={height} viewBox={`-10 -10 ${width} ${height}`} style={{ display: 'block' }}>
+    <svg
+      ref={svg}
+      role="img"
+      aria-label={title}
+      width={Math.round(width * scale)}
+      height={Math.round(height * scale)}
+      viewBox={`-10 -10 ${width} ${height}`}
+      style={{ display: 'block' }}
+    >
       <title>{title}</title>
       <defs>
         <marker id="statechart-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -95,10 +135,15 @@ export function StatechartDiagram({ layout, active, title }: StatechartDiagramPr
         </marker>
       </defs>
       {nodes.map((node) => (
-        <StateBox key={node.id} node={node} active={node.parentId !== null && active.has(node.path)} />
+        <StateBox
+          key={node.id}
+          node={node}
+          active={node.parentId !== null && active.has(node.path)}
+          found={node.parentId === null ? null : foundAs('state', node.path, foundStates)}
+        />
       ))}
       {layout.edges.map((edge) => (
-        <Edge key={edge.id} edge={edge} />
+        <Edge key={edge.id} edge={edge} found={foundAs('event', edge.id, foundEdges)} />
       ))}
     </svg>
   );

@@ -3,6 +3,7 @@ import type { InspectionHub, InspectionRecord } from '@/lib/inspection/hub';
 import { buildInspectorLog, downloadInspectorLog, InspectorLogError, parseInspectorLog } from '@/lib/inspection/log-file';
 import type { InspectorLog } from '@/lib/inspection/log-file';
 import { extractStatechart } from '@/lib/inspection/statechart-graph';
+import { clampZoom, findInChart, ZOOM_STEP } from '@/lib/inspection/chart-find';
 import { layoutStatechart, type StatechartLayout } from '@/lib/inspection/statechart-layout';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { catalogEntry } from '@/machines/catalog';
@@ -11,7 +12,8 @@ import { actorsInRecords, stepCursor, visibleIndices, type ActorSummary, type Lo
 /**
  * The QA inspector (issue 8): follows the inspection hub live, freezes on pause, steps through
  * the log, exports it, loads an exported log and replays it. A parallel region lays out the
- * chosen machine's statechart.
+ * chosen machine's statechart and keeps how it is viewed: its zoom and what the find box names
+ * (issue 22 item 4).
  */
 export const REPLAY_STEP_MS = 400;
 
@@ -38,6 +40,12 @@ export interface InspectorContext {
   layout: StatechartLayout | null;
   /** The machine being (or last) laid out. */
   layoutFor: string | null;
+  /** The chart's scale (1 = 100 %), back to 1 for each machine drawn. */
+  zoom: number;
+  /** What the find box names (a state or an event); kept across machines. */
+  find: string;
+  /** Which of the find's matches is shown (chart-find.ts orders them). */
+  findIndex: number;
 }
 
 export type InspectorEvent =
@@ -54,7 +62,14 @@ export type InspectorEvent =
   | { type: 'inspector.load'; file: File }
   | { type: 'inspector.play' }
   | { type: 'inspector.stop' }
-  | { type: 'inspector.live' };
+  | { type: 'inspector.live' }
+  | { type: 'inspector.zoomIn' }
+  | { type: 'inspector.zoomOut' }
+  /** Fit to the view (the screen measures it) or back to 100 %. */
+  | { type: 'inspector.zoomTo'; scale: number }
+  | { type: 'inspector.find'; query: string }
+  /** The next (or, with `back`, the previous) match, wrapping around. */
+  | { type: 'inspector.findNext'; back?: boolean };
 
 // A machine's layout never changes while the page lives: lay each one out once.
 const layouts = new Map<string, Promise<StatechartLayout>>();
@@ -178,7 +193,27 @@ export const inspectorMachine = setup({
       loadedName: null,
     }),
     clearLoaded: assign({ loadedName: null, loadError: null }),
-    startLayout: assign({ layout: null, layoutFor: ({ context }) => context.machineId }),
+    startLayout: assign({ layout: null, layoutFor: ({ context }) => context.machineId, zoom: 1, findIndex: 0 }),
+    zoomIn: assign({ zoom: ({ context }) => clampZoom(context.zoom * ZOOM_STEP) }),
+    zoomOut: assign({ zoom: ({ context }) => clampZoom(context.zoom / ZOOM_STEP) }),
+    zoomTo: assign({
+      zoom: ({ event }) => {
+        assertEvent(event, 'inspector.zoomTo');
+        return clampZoom(event.scale);
+      },
+    }),
+    find: assign(({ event }) => {
+      assertEvent(event, 'inspector.find');
+      return { find: event.query, findIndex: 0 };
+    }),
+    findNext: assign({
+      findIndex: ({ context, event }) => {
+        assertEvent(event, 'inspector.findNext');
+        const count = context.layout ? findInChart(context.layout, context.find).length : 0;
+        if (count === 0) return 0;
+        return (context.findIndex + (event.back ? count - 1 : 1)) % count;
+      },
+    }),
     takeLayout: assign({ layout: ({ event }) => (event as unknown as { output: StatechartLayout }).output }),
   },
   guards: {
@@ -207,6 +242,9 @@ export const inspectorMachine = setup({
     loadError: null,
     layout: null,
     layoutFor: null,
+    zoom: 1,
+    find: '',
+    findIndex: 0,
   }),
   states: {
     view: {
@@ -282,6 +320,13 @@ export const inspectorMachine = setup({
     // Whatever changed the machine (a pick, an actor, the URL, a loaded log), draw the new one.
     diagram: {
       initial: 'idle',
+      on: {
+        'inspector.zoomIn': { actions: 'zoomIn' },
+        'inspector.zoomOut': { actions: 'zoomOut' },
+        'inspector.zoomTo': { actions: 'zoomTo' },
+        'inspector.find': { actions: 'find' },
+        'inspector.findNext': { actions: 'findNext' },
+      },
       states: {
         idle: { always: { guard: 'machineChanged', target: 'layingOut' } },
         layingOut: {

@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { InspectionRecord } from '@/lib/inspection/hub';
+import { findInChart, type ChartMatch } from '@/lib/inspection/chart-find';
 import type { JsonValue } from '@/lib/inspection/json-safe';
 import type { inspectorMachine } from '@/machines/inspector/inspector.machine';
 import { actorsInRecords, snapshotAt, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
@@ -26,6 +27,32 @@ export const selectLogScope = (snapshot: InspectorSnapshot): LogScope => snapsho
 export const selectLoadedName = (snapshot: InspectorSnapshot): string | null => snapshot.context.loadedName;
 export const selectLoadError = (snapshot: InspectorSnapshot): string | null => snapshot.context.loadError;
 export const selectLayout = (snapshot: InspectorSnapshot) => snapshot.context.layout;
+
+export const selectZoom = (snapshot: InspectorSnapshot): number => snapshot.context.zoom;
+export const selectFindQuery = (snapshot: InspectorSnapshot): string => snapshot.context.find;
+
+/** The find box's matches on the chart drawn, and the one shown (null when nothing matches). */
+export interface ChartFind {
+  matches: readonly ChartMatch[];
+  current: ChartMatch | null;
+  /** 0-based position of `current` among the matches. */
+  index: number;
+}
+
+const NO_MATCHES: ChartFind = { matches: [], current: null, index: 0 };
+
+export function selectChartFind(snapshot: InspectorSnapshot): ChartFind {
+  const { layout, find, findIndex } = snapshot.context;
+  if (!layout) return NO_MATCHES;
+  const matches = findInChart(layout, find);
+  if (matches.length === 0) return NO_MATCHES;
+  const index = Math.min(findIndex, matches.length - 1);
+  return { matches, current: matches[index] ?? null, index };
+}
+
+/** For useSelector: the same find answers equal, so the chart does not redraw on every hub record. */
+export const sameChartFind = (a: ChartFind, b: ChartFind): boolean =>
+  a.index === b.index && a.matches.length === b.matches.length && a.matches.every((match, i) => match.id === b.matches[i]?.id);
 
 export type DiagramStatus = 'idle' | 'layingOut' | 'ready' | 'failed';
 export const selectDiagramStatus = (snapshot: InspectorSnapshot): DiagramStatus => {

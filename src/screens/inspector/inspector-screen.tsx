@@ -15,15 +15,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ActorList } from '@/components/inspector/actor-list';
+import { ChartViewControls } from '@/components/inspector/chart-view-controls';
 import { ContextTree } from '@/components/inspector/context-tree';
 import { EventLog } from '@/components/inspector/event-log';
 import { StatechartDiagram } from '@/components/inspector/statechart-diagram';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { inspectionHub } from '@/lib/inspection/hub';
+import { fitZoom } from '@/lib/inspection/chart-find';
 import { activePaths } from '@/lib/inspection/statechart-graph';
 import { catalogEntry, MACHINE_CATALOG } from '@/machines/catalog';
 import { visibleIndices, type LogScope } from '@/machines/inspector/inspector-log';
@@ -32,7 +34,11 @@ import {
   actorsToList,
   logView,
   selectCursor,
+  sameChartFind,
+  selectChartFind,
   selectDiagramStatus,
+  selectFindQuery,
+  selectZoom,
   selectIsReplay,
   selectLayout,
   selectLiveActors,
@@ -64,6 +70,10 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
   const loadError = useSelector(inspector, selectLoadError);
   const layout = useSelector(inspector, selectLayout);
   const diagramStatus = useSelector(inspector, selectDiagramStatus);
+  const zoom = useSelector(inspector, selectZoom);
+  const findQuery = useSelector(inspector, selectFindQuery);
+  const found = useSelector(inspector, selectChartFind, sameChartFind);
+  const chartView = useRef<HTMLDivElement>(null);
 
   const actors = useMemo(
     () => actorsToList(replay, liveActors, records, selectedSessionId),
@@ -173,7 +183,22 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
                 {viewed.status && viewed.status !== 'active' ? ` (${viewed.status})` : ''}
               </Text>
             )}
-            <Paper withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh' }}>
+            {diagramStatus === 'ready' && layout && (
+              <ChartViewControls
+                zoom={zoom}
+                query={findQuery}
+                matchCount={found.matches.length}
+                matchIndex={found.index}
+                onZoomIn={() => send({ type: 'inspector.zoomIn' })}
+                onZoomOut={() => send({ type: 'inspector.zoomOut' })}
+                // The view's inner width against the drawing's (20 px of margin around the chart).
+                onFit={() => send({ type: 'inspector.zoomTo', scale: fitZoom((chartView.current?.clientWidth ?? 0) - 24, layout.width + 20) })}
+                onActualSize={() => send({ type: 'inspector.zoomTo', scale: 1 })}
+                onFind={(query) => send({ type: 'inspector.find', query })}
+                onFindNext={(back) => send({ type: 'inspector.findNext', back })}
+              />
+            )}
+            <Paper ref={chartView} withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh' }}>
               {diagramStatus === 'idle' && <Text c="dimmed">{INSPECTOR_TEXTS.noMachine}</Text>}
               {diagramStatus === 'layingOut' && (
                 <Group gap="xs">
@@ -183,7 +208,14 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
               )}
               {diagramStatus === 'failed' && <Text c="red">{INSPECTOR_TEXTS.diagramFailed}</Text>}
               {diagramStatus === 'ready' && layout && (
-                <StatechartDiagram layout={layout} active={active} title={INSPECTOR_TEXTS.diagram(machineLabel)} />
+                <StatechartDiagram
+                  layout={layout}
+                  active={active}
+                  title={INSPECTOR_TEXTS.diagram(machineLabel)}
+                  scale={zoom}
+                  matches={found.matches}
+                  current={found.current}
+                />
               )}
             </Paper>
             <Grid gap="md">
