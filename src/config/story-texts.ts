@@ -192,6 +192,27 @@ export const STORY_TEXTS = {
     noFilm: 'No film yet. Make every video (and the sound), then join them.',
   },
 
+  /** Export for editing (issue 21, Kinora's). */
+  export: {
+    heading: 'Export for editing',
+    intro: 'The cut for an editing program: each scene’s clip with its length, the sound under them and a marker per scene.',
+    group: 'Export files',
+    otio: 'Download OTIO timeline (.otio)',
+    edl: 'Download EDL (.edl)',
+    srt: 'Download subtitles (.srt)',
+    noNarration: 'Subtitles need a narration: this film has music or no sound.',
+    zip: 'Download zip with media',
+    programs: 'DaVinci Resolve opens the .otio; Premiere, Avid and Resolve read the .edl; the zip holds both with the clips and the sound beside them.',
+    downloading: (done: number, count: number): string => `Downloading the media: ${done} of ${plural(count, 'file', 'files')}…`,
+    progressLabel: 'Download of the media',
+    zipping: 'Making the zip…',
+    saved: (name: string): string => `${name} was made and handed to your browser to save.`,
+    retry: 'Try again',
+    cancel: 'Cancel',
+    failed: (name: string, reason: string): string => `Downloading ${name} failed: ${reason}. What was downloaded is kept: try again.`,
+    zipFailed: (reason: string): string => `The zip could not be made: ${reason}.`,
+  },
+
   done: {
     heading: 'Your film is ready',
     text: 'Play it, download it, or go back to any step to change a scene and make it again.',

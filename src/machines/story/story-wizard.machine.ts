@@ -65,6 +65,7 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
   invoke: [
     { id: 'storyPoller', systemId: 'storyPoller', src: 'storyPoller', input: ({ context }) => ({ hidden: context.hidden }) },
     { id: 'storyAutosave', systemId: 'storyAutosave', src: 'storyAutosave' },
+    { id: 'storyExport', systemId: 'storyExport', src: 'storyExport' },
   ],
   on: {
     'story.account': { actions: 'setAccount' },
@@ -83,6 +84,10 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
       { actions: { type: 'storePolled', params: ({ event }) => ({ story: event.story }) } },
     ],
     'notice.dismiss': { actions: 'clearNotice' },
+    'export.file': { guard: 'canExportFile', actions: 'saveExportFile' },
+    'export.zip': { guard: 'canExport', actions: { type: 'tellExport', params: { type: 'zip.start' } } },
+    'export.retry': { guard: 'canExport', actions: { type: 'tellExport', params: { type: 'zip.retry' } } },
+    'export.cancel': { actions: 'cancelExport' },
     'story.stale': { guard: 'hasStoryId', actions: 'askMerge' },
   },
   initial: 'loading',

@@ -16,6 +16,7 @@ import {
 } from '@/machines/story/story-board';
 import type { Media, Storyboard, StoryWizardContext, storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { saveStateOf, statesOf, type SaveState } from '@/machines/story/story-wizard.rules';
+import { exportProblem } from '@/machines/story/story-export';
 
 export type StoryWizardSnapshot = SnapshotFrom<typeof storyWizardMachine>;
 export type { SaveState } from '@/machines/story/story-wizard.rules';
@@ -264,3 +265,20 @@ export function selectCanRegenerate(snapshot: StoryWizardSnapshot, part: 'elemen
   if (!states || partRecord(states, part)[id] === 'running') return false;
   return snapshot.can({ type: 'part.generate', part, ids: [id] }) && selectPartCost(snapshot, part, [id]).affordable;
 }
+
+/** Export for editing: why the film cannot be exported yet (its parts), or null; and whether it has a narration (subtitles). */
+interface ExportOffer {
+  problem: string | null;
+  hasNarration: boolean;
+}
+
+export function selectExportOffer(snapshot: StoryWizardSnapshot): ExportOffer {
+  const { context } = snapshot;
+  return {
+    problem: exportProblem(context.story, context.board, statesOf(context)),
+    hasNarration: context.board?.audio.kind === 'speech',
+  };
+}
+
+/** The zip's child (storyExport), to read its progress. */
+export const selectExportRef = (snapshot: StoryWizardSnapshot) => snapshot.children.storyExport;

@@ -19,6 +19,9 @@ import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, re
 import { mergeBoards } from '@/machines/story/story-merge';
 import { storyAutosaveMachine, type StoryAutosaveEvent } from '@/machines/story/story-autosave.machine';
 import { storyPollerMachine, type StoryPollerEvent } from '@/machines/story/story-poller.machine';
+import { storyExportMachine, type StoryExportEvent } from '@/machines/story/story-export.machine';
+import { exportFile, exportProblem, storyExportOf, type StoryExport } from '@/machines/story/story-export';
+import { saveFile } from '@/lib/save-file';
 import { isPaidDone, paidRequestWith, type PaidRequestEvent, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
 import {
   concatProblemOf,
@@ -63,6 +66,12 @@ const pollerEvent = (type: 'poll.watch' | 'poll.restart', context: Pick<StoryWiz
   live: context.storyId !== null && hasLiveJobs(context.story),
 });
 
+/** The film's export for editing programs, when every part of it exists (else null). */
+function exportOf(context: Pick<StoryWizardContext, 'story' | 'board'>): StoryExport | null {
+  if (!context.story || !context.board || exportProblem(context.story, context.board, statesOf(context)) !== null) return null;
+  return storyExportOf(context.story, context.board);
+}
+
 /**
  * The storyWizard machine's named implementations: its actors (each wraps one service call), its
  * guards, its actions and its delays, apart from its states in story-wizard.machine.ts. The
@@ -90,6 +99,7 @@ export const storyWizardSetup = setup({
     loadStory: fromPromise<Story, { id: string }>(({ input, signal }) => getStory(input.id, { signal })),
     storyPoller: storyPollerMachine,
     storyAutosave: storyAutosaveMachine,
+    storyExport: storyExportMachine,
     createStory: fromPromise<Story, CreateStoryFields>(({ input, signal }) => createStory(input, { signal })),
     saveStory: fromPromise<Story, { id: string; fields: SaveStoryFields }>(({ input, signal }) => saveStory(input.id, input.fields, { signal })),
     /**
@@ -148,6 +158,11 @@ export const storyWizardSetup = setup({
     canSaveNow: ({ context }) => context.storyId !== null && saveFieldsOf(context) !== null,
     jobsEnded: ({ context }, params: { story: Story }) => hasLiveJobs(context.story) && !hasLiveJobs(params.story),
     hasStoryId: ({ context }) => context.storyId !== null,
+    canExport: ({ context }) => exportOf(context) !== null,
+    canExportFile: ({ context, event }) => {
+      const exported = exportOf(context);
+      return exported !== null && event.type === 'export.file' && (event.format !== 'srt' || exported.cut.sound?.kind === 'speech');
+    },
   },
   actions: {
     /** A story from the server (loaded or created): its board becomes the draft, everything saved. */
@@ -297,6 +312,16 @@ export const storyWizardSetup = setup({
     setError: assign((_, params: { message: string }) => ({ error: params.message })),
     setConcatError: assign(({ context }) => ({ error: context.story?.concat?.error ?? STORY_RULE_TEXTS.filmFailed })),
     clearError: assign({ error: null }),
+    /** One timeline file of the cut, offered as a download at once (it is made from the board alone). */
+    saveExportFile: ({ context, event }) => {
+      const exported = exportOf(context);
+      if (!exported || event.type !== 'export.file') return;
+      const file = exportFile(exported, event.format);
+      saveFile(file.name, file.text, file.type);
+    },
+    /** The zip is the storyExport child's: it is given the export with the story's links as they are now. */
+    tellExport: sendTo('storyExport', ({ context }, params: { type: 'zip.start' | 'zip.retry' }) => ({ type: params.type, exported: exportOf(context) as StoryExport }) satisfies StoryExportEvent),
+    cancelExport: sendTo('storyExport', { type: 'zip.cancel' } satisfies StoryExportEvent),
     reportCreated: emit(({ context }) => ({ type: 'story.created' as const, id: context.storyId ?? '' })),
     reportCreditsChanged: emit({ type: 'story.creditsChanged' } as const),
   },

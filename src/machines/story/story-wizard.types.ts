@@ -1,6 +1,7 @@
 import type { StoryElementKind, StoryPart, StoryStage, StoryStep } from '@/config/story';
 import type { CreditCheckUser } from '@/lib/affordability';
 import type { Story, StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
+import type { ExportFormat } from '@/lib/story-export/cut';
 
 /**
  * The storyWizard machine's input, context and events (ARCHITECTURE: the machine owns the AI Story
@@ -64,6 +65,12 @@ export type StoryWizardEvent =
   /** Cancel a part's running jobs (refunded). */
   | { type: 'part.cancel'; part: StoryPart }
   | { type: 'error.dismiss' }
+  /** Export for editing (Kinora's): download one timeline file of the cut (OTIO, EDL, or the narration's SRT). */
+  | { type: 'export.file'; format: ExportFormat }
+  /** Download the zip with the timelines and the media (the storyExport child); again after a failure; give it up. */
+  | { type: 'export.zip' }
+  | { type: 'export.retry' }
+  | { type: 'export.cancel' }
   /** Hide the notice (edits merged with another tab's). */
   | { type: 'notice.dismiss' };
 

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AnyActorRef } from 'xstate';
+import { fromCallback, fromPromise, type AnyActorRef } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { classifyStatus } from '@/lib/job-status';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
+import { storyExportMachine } from '@/machines/story/story-export.machine';
 import { isDirty, statesOf } from '@/machines/story/story-wizard.rules';
 import type { Story } from '@/machines/story/story-wizard.machine';
 import { hasLiveJobs } from '@/machines/story/story-board';
@@ -42,7 +43,15 @@ import { paidChildOf } from '../../helpers/paid-child';
 type Snapshot = StoryWizardSnapshot;
 type Event = StoryWizardMachineEvent;
 
-const machine = storyWizardMachine;
+/** The export's side effects (a file offered to save, the zip's downloads) are story-export.machine.test's: here only the wizard's edges. */
+const machine = storyWizardMachine.provide({
+  actions: { saveExportFile: () => undefined },
+  actors: {
+    storyExport: storyExportMachine.provide({
+      actors: { fetchFile: fromCallback(() => undefined), saveZip: fromPromise(async () => '') },
+    }),
+  },
+});
 /** The wizard's state nodes by dotted path (the walk looks its active ones up at every step). */
 const nodes = new Map(getStateNodes(machine.root).map((node) => [node.path.join('.'), node]));
 
@@ -81,8 +90,11 @@ const errors = [networkError(), httpError(404, 'Failed to find a Story with this
 /** A board edited from an older revision (another tab saved one since): only the calls that send the board are refused so. */
 const staleBoard = httpError(412, 'This storyboard was changed in another tab or window since you opened it.');
 
-/** The children (story-poller, story-autosave) have graph tests of their own: what they send the wizard is `polled` and `autosaveEvents` below. */
-const CHILDREN = ['storyPoller', 'storyAutosave'];
+/**
+ * The children (story-poller, story-autosave) have graph tests of their own: what they send the wizard is `polled` and `autosaveEvents` below.
+ * The export's zip child (story-export.machine.test) tells the wizard nothing.
+ */
+const CHILDREN = ['storyPoller', 'storyAutosave', 'storyExport'];
 
 /**
  * What the paid child may end with (its own states are its own tests'): its refusal when its
@@ -203,6 +215,8 @@ const serializeState = (snapshot: Snapshot): string => {
   return key;
 };
 
+const EXPORT_EVENTS: Event[] = [{ type: 'export.file', format: 'otio' }, { type: 'export.zip' }, { type: 'export.retry' }, { type: 'export.cancel' }];
+
 /** The events worth sending here: the person's (where a state takes them), the machine's timers when due, the calls' answers. */
 const eventsFor = (snapshot: Snapshot): Event[] => {
   const { context } = snapshot;
@@ -218,6 +232,8 @@ const eventsFor = (snapshot: Snapshot): Event[] => {
       : []),
     ...(context.credit === 0 && idle(snapshot) ? [{ type: 'story.account', user: CREATOR, credit: 500, creditLoading: false } as const] : []),
     ...(context.error !== null ? [{ type: 'error.dismiss' } as const] : []),
+    // Export for editing, where the film's parts may exist (offered there, refused before).
+    ...(idle(snapshot) && (snapshot.matches('scriptboard') || snapshot.matches('done')) ? EXPORT_EVENTS : []),
     ...autosaveEvents(snapshot),
     // The poller's reads (its own waits, failures and time-outs are its graph test's): while a job is live and the page is shown.
     ...(live && !context.hidden ? polled(context.story ?? NEW_BOARD) : []),
