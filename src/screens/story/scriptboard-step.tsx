@@ -6,6 +6,7 @@ import { DEFAULT_VOICE, VOICES } from '@/config/voices';
 import { storyVideoModels, type StoryPartState } from '@/lib/story';
 import { selectAudioCost, selectConcatProblem, selectFinalFilm, selectWizardState } from '@/machines/story/story-wizard.selectors';
 import type { StoryScene } from '@/machines/story/story-wizard.machine';
+import { ExportSection } from '@/screens/story/export-section';
 import { cssRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, useCreditBalance, usePaidPart, usePartJob, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.scriptboard;
@@ -287,6 +288,7 @@ export function ScriptboardStep() {
       <PaidAction id="story-videos" cost={paid.cost} label={TEXTS.make} reason={paid.reason} loading={paid.loading} onRun={paid.run} cancel={paid.cancel} />
       <SoundSection />
       <FilmSection />
+      <ExportSection />
     </Stack>
   );
 }
