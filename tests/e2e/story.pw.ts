@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { unzipSync } from 'fflate';
 import { createAccount, freshHandle } from './helpers/accounts';
 import { expectPlayable } from './helpers/media';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
@@ -118,5 +120,94 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
   await page.goto('/ai-production/ai-story');
   await page.getByRole('link', { name: /Open Mara/ }).click();
   await expect(page.getByText('Your film is ready')).toBeVisible({ timeout: JOB_END_MS });
+
+  // Export for editing (issue 21): the timelines and the zip, read back as an editing program would.
+  await exportsReadBack(page);
   expect(errors).toEqual([]);
 });
+
+/** Downloads one export file by its button and returns its name and bytes. */
+async function downloadBy(page: Page, name: string): Promise<{ name: string; data: Buffer }> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name }).click();
+  const file = await download;
+  return { name: file.suggestedFilename(), data: await readFile(await file.path()) };
+}
+
+interface OtioClip {
+  name: string;
+  source_range: { duration: { value: number; rate: number } };
+  media_reference: { target_url: string };
+}
+
+async function exportsReadBack(page: Page) {
+  const section = page.getByRole('region', { name: 'Export for editing' });
+  await expect(section.getByRole('button', { name: 'Download OTIO timeline (.otio)' })).toBeEnabled();
+
+  const otioFile = await downloadBy(page, 'Download OTIO timeline (.otio)');
+  expect(otioFile.name).toMatch(/\.otio$/);
+  const otio = JSON.parse(otioFile.data.toString('utf8')) as {
+    OTIO_SCHEMA: string;
+    tracks: { children: { kind: string; children: OtioClip[] }[]; markers: { name: string }[] };
+  };
+  expect(otio.OTIO_SCHEMA).toBe('Timeline.1');
+  expect(otio.tracks.children.map((track) => track.kind)).toEqual(['Video', 'Audio']);
+  const [video, narration] = otio.tracks.children as [{ kind: string; children: OtioClip[] }, { kind: string; children: OtioClip[] }];
+  expect(video.children.map((clip) => clip.name)).toEqual(['Scene 1', 'Scene 2', 'Scene 3']);
+  expect(video.children.map((clip) => clip.media_reference.target_url)).toEqual(['media/scene-01.mp4', 'media/scene-02.mp4', 'media/scene-03.mp4']);
+  const frames = (clips: OtioClip[]) => clips.reduce((sum, clip) => sum + clip.source_range.duration.value, 0);
+  // The clips' lengths add up to the film the page plays (24 fps); the narration lies under all of it.
+  const filmFrames = frames(video.children);
+  const film = page.locator('video[aria-label="The film"]').first();
+  await expect.poll(() => film.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(0);
+  const filmSeconds = await film.evaluate((element: HTMLVideoElement) => element.duration);
+  expect(Math.abs(filmFrames / 24 - filmSeconds)).toBeLessThan(0.1);
+  expect(filmFrames).toBeGreaterThanOrEqual(3 * 5 * 24 - 3);
+  expect(frames(narration.children)).toBe(filmFrames);
+  expect(otio.tracks.markers.map((marker) => marker.name)).toEqual(['Scene 1', 'Scene 2', 'Scene 3']);
+
+  const edl = (await downloadBy(page, 'Download EDL (.edl)')).data.toString('utf8');
+  const timecodeFrames = (timecode: string) => {
+    const [hours, minutes, seconds, frame] = timecode.split(':').map(Number) as [number, number, number, number];
+    return ((hours * 60 + minutes) * 60 + seconds) * 24 + frame;
+  };
+  const videoEvents = [...edl.matchAll(/^\d{3}\s+AX\s+V\s+C\s+\S+ \S+ (\S+) (\S+)$/gm)].map((match) => [timecodeFrames(match[1]!), timecodeFrames(match[2]!)] as const);
+  expect(videoEvents).toHaveLength(3);
+  const hour = 3600 * 24;
+  expect(videoEvents[0]![0]).toBe(hour);
+  videoEvents.forEach(([recordIn], index) => index > 0 && expect(recordIn).toBe(videoEvents[index - 1]![1]));
+  expect(videoEvents.at(-1)![1] - hour).toBe(filmFrames);
+
+  const srt = (await downloadBy(page, 'Download subtitles (.srt)')).data.toString('utf8');
+  const cues = [...srt.matchAll(/^(\d+)\r\n(\d\d):(\d\d):(\d\d),(\d{3}) --> (\d\d):(\d\d):(\d\d),(\d{3})\r\n(.+)$/gm)];
+  // A cue a sentence; one read after the film's end is left out.
+  expect(cues.length).toBeGreaterThanOrEqual(2);
+  const ms = (parts: string[]) => ((Number(parts[0]) * 60 + Number(parts[1])) * 60 + Number(parts[2])) * 1000 + Number(parts[3]);
+  let last = 0;
+  cues.forEach((cue, index) => {
+    expect(Number(cue[1])).toBe(index + 1);
+    const start = ms(cue.slice(2, 6));
+    const end = ms(cue.slice(6, 10));
+    expect(start).toBeGreaterThanOrEqual(last);
+    expect(end).toBeGreaterThan(start);
+    expect(end).toBeLessThanOrEqual(Math.round((filmFrames / 24) * 1000));
+    last = end;
+  });
+  expect(cues[0]![10]).toContain('Mara');
+
+  const zip = await downloadBy(page, 'Download zip with media');
+  expect(zip.name).toMatch(/\.zip$/);
+  await expect(section.getByText(/was made and handed to your browser to save/)).toBeVisible();
+  const files = unzipSync(new Uint8Array(zip.data));
+  const names = Object.keys(files).sort();
+  expect(names.filter((name) => name.startsWith('media/'))).toEqual(['media/narration.wav', 'media/scene-01.mp4', 'media/scene-02.mp4', 'media/scene-03.mp4']);
+  expect(names.filter((name) => /\.(otio|edl|srt)$/.test(name))).toHaveLength(3);
+  // Each clip is the real MP4 (an ftyp box first) and the narration a real WAV.
+  for (const name of ['media/scene-01.mp4', 'media/scene-02.mp4', 'media/scene-03.mp4']) {
+    expect(Buffer.from(files[name]!.subarray(4, 8)).toString('latin1')).toBe('ftyp');
+  }
+  expect(Buffer.from(files['media/narration.wav']!.subarray(0, 4)).toString('latin1')).toBe('RIFF');
+  const zipped = JSON.parse(Buffer.from(files[names.find((name) => name.endsWith('.otio'))!]!).toString('utf8')) as { tracks: { children: { children: OtioClip[] }[] } };
+  const referenced = zipped.tracks.children.flatMap((track) => track.children.map((clip) => clip.media_reference.target_url));
+  expect(referenced.every((url) => url in files)).toBe(true);
+}
