@@ -8,6 +8,7 @@ export const HELP_TEXTS = {
   previous: 'Previous help topic',
   next: 'Next help topic',
   close: 'Close help',
+  loading: 'Loading the help topic…',
   /** Where the person is among the topics, e.g. "11 / 41". */
   position: (index: number, count: number): string => `${index + 1} / ${count}`,
   video: (title: string): string => `Tutorial: ${title}`,

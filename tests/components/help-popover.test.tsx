@@ -8,7 +8,10 @@ import { render, screen, userEvent, waitFor, within } from '../test-utils';
 const openHelp = async (title: string) => {
   const user = userEvent.setup();
   await user.click(screen.getByRole('button', { name: `Help: ${title}` }));
-  return { user, popover: await screen.findByTestId('help-popover') };
+  const popover = await screen.findByTestId('help-popover');
+  // The tutorial and the description are their own chunk, loaded at the first open.
+  await within(popover).findByTestId('help-topic-body');
+  return { user, popover };
 };
 
 describe('the help popover', () => {
@@ -81,7 +84,7 @@ const topicWith = (changes: Partial<HelpTopic>): HelpTopic => ({ ...(HELP_TOPICS
 describe('the topic view', () => {
   const handlers = { onPrevious: vi.fn(), onNext: vi.fn(), onClose: vi.fn() };
 
-  it('embeds the video-host tutorial when a topic has a link, instead of the file', () => {
+  it('embeds the video-host tutorial when a topic has a link, instead of the file', async () => {
     render(
       <HelpTopicView
         topic={topicWith({ youtube_link: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' })}
@@ -93,7 +96,7 @@ describe('the topic view', () => {
         {...handlers}
       />,
     );
-    const frame = screen.getByTitle('Tutorial: Share');
+    const frame = await screen.findByTitle('Tutorial: Share');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     expect(screen.queryByTestId('help-tutorial-video')).not.toBeInTheDocument();

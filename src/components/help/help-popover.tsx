@@ -1,10 +1,10 @@
-import { ActionIcon, Box, CloseButton, Group, Popover, Stack, Text } from '@mantine/core';
+import { ActionIcon, Box, CloseButton, Group, Loader, Popover, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, type ReactNode } from 'react';
-import { SafeHtml } from '@/components/help/safe-html';
+import { lazy, Suspense, useId, type ReactNode } from 'react';
+import { KEEP_ESCAPE } from '@/components/help/keep-escape';
 import { HELP_TEXTS } from '@/config/help-texts';
-import { HELP_TOPICS, topicTutorial, tutorialHost, type HelpDevice, type HelpTopic, type TopicTutorial } from '@/config/help-topics';
+import { HELP_TOPICS, topicTutorial, tutorialHost, type HelpDevice, type HelpTopic } from '@/config/help-topics';
 import { BREAKPOINTS, HELP_POPOVER } from '@/config/limits';
 import { inspect } from '@/lib/inspection/hub';
 import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
@@ -16,11 +16,16 @@ import {
 } from '@/machines/help-topics/help-topics.selectors';
 
 /**
- * Escape pressed in the popover closes the popover only, not a modal it was opened from (the share
- * modal): Mantine's modals ignore an Escape whose target carries this attribute, so every element
- * that can hold focus in the popover has it.
+ * A topic's tutorial and description (issue 22 item 6): the sanitiser (DOMPurify) and the players
+ * load at the first open of any help popover, or when the pointer or focus reaches a "?" button
+ * (preloadHelpBody), not with every tool page. The title, the close button and previous / next
+ * are drawn at once, so focus has its place the moment the popover opens.
  */
-const KEEP_ESCAPE = { 'data-mantine-stop-propagation': 'true' } as const;
+const loadHelpBody = () => import('@/components/help/help-topic-body');
+const HelpTopicBody = lazy(loadHelpBody);
+const preloadHelpBody = (): void => {
+  void loadHelpBody().catch(() => undefined);
+};
 
 /** SPEC §2.11: below 768 px wide is mobile. */
 export const HELP_MOBILE_QUERY = `(max-width: ${BREAKPOINTS.mobile - 0.02}px)`;
@@ -32,35 +37,6 @@ export function helpPopoverSize(hasTutorial: boolean): { width: number; maxWidth
     maxWidth: `calc(100vw - ${2 * HELP_POPOVER.viewportMarginPx}px)`,
     height: hasTutorial ? HELP_POPOVER.heightWithVideoPx : HELP_POPOVER.heightWithoutVideoPx,
   };
-}
-
-function TutorialPlayer({ tutorial, title }: { tutorial: TopicTutorial; title: string }) {
-  if (tutorial.kind === 'embed') {
-    return (
-      <Box
-        component="iframe"
-        src={tutorial.src}
-        title={HELP_TEXTS.video(title)}
-        allow="encrypted-media; picture-in-picture; fullscreen"
-        referrerPolicy="strict-origin-when-cross-origin"
-        style={{ border: 0, width: '100%', aspectRatio: '16 / 9', display: 'block' }}
-      />
-    );
-  }
-  return (
-    <video
-      key={tutorial.src}
-      src={tutorial.src}
-      controls
-      muted
-      playsInline
-      preload="metadata"
-      aria-label={HELP_TEXTS.video(title)}
-      data-testid="help-tutorial-video"
-      {...KEEP_ESCAPE}
-      style={{ width: '100%', maxHeight: 220, display: 'block', background: 'black', borderRadius: 4 }}
-    />
-  );
 }
 
 interface HelpTopicViewProps {
@@ -95,10 +71,9 @@ export function HelpTopicView({ topic, topicCount, device, titleId, hasPrevious,
         data-testid="help-popover-body"
         {...KEEP_ESCAPE}
       >
-        <Stack gap="xs" pb="xs">
-          {tutorial && <TutorialPlayer tutorial={tutorial} title={topic.title} />}
-          <SafeHtml html={topic.description} fz="sm" />
-        </Stack>
+        <Suspense fallback={<Loader size="sm" aria-label={HELP_TEXTS.loading} my="sm" />}>
+          <HelpTopicBody tutorial={tutorial} title={topic.title} description={topic.description} />
+        </Suspense>
       </Box>
       <Group justify="space-between" wrap="nowrap" px="md" py="xs">
         <ActionIcon variant="default" size="lg" aria-label={HELP_TEXTS.previous} disabled={!hasPrevious} onClick={onPrevious} {...KEEP_ESCAPE}>
@@ -158,7 +133,14 @@ export function HelpButton({ topicIndex }: HelpButtonProps) {
       }}
     >
       <Popover.Target>
-        <ActionIcon variant="light" radius="xl" aria-label={HELP_TEXTS.button(ownTopic.title)} onClick={() => help.send({ type: 'help.toggle', topicIndex })}>
+        <ActionIcon
+          variant="light"
+          radius="xl"
+          aria-label={HELP_TEXTS.button(ownTopic.title)}
+          onClick={() => help.send({ type: 'help.toggle', topicIndex })}
+          onPointerEnter={preloadHelpBody}
+          onFocus={preloadHelpBody}
+        >
           ?
         </ActionIcon>
       </Popover.Target>
