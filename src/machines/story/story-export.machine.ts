@@ -1,7 +1,7 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import { STORY_TEXTS } from '@/config/story-texts';
 import { saveFile } from '@/lib/save-file';
-import { buildZip, type ZipEntry } from '@/lib/story-export/zip';
+import type { ZipEntry } from '@/lib/story-export/zip';
 import { downloadFile, FileDownloadError } from '@/services/file-download';
 import { exportFile, timelineFormats, type ExportSource, type StoryExport } from '@/machines/story/story-export';
 
@@ -99,6 +99,8 @@ export const storyExportMachine = setup({
     }),
     /** The zip made from the timelines and the downloaded media, offered as a download. */
     saveZip: fromPromise<string, { exported: StoryExport; files: Record<string, FetchedFile> }>(async ({ input }) => {
+      // The zip's code (fflate) is fetched when a zip is asked for, not with the story page.
+      const { buildZip } = await import('@/lib/story-export/zip');
       const name = zipNameOf(input.exported);
       saveFile(name, buildZip(zipEntries(input.exported, input.files)), 'application/zip');
       return name;
