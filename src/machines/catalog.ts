@@ -31,6 +31,7 @@ import { sessionMachine } from '@/machines/session/session.machine';
 import { tokenRefreshMachine } from '@/machines/session/token-refresh.machine';
 import { storiesMachine } from '@/machines/story/stories.machine';
 import { storyAutosaveMachine } from '@/machines/story/story-autosave.machine';
+import { storyExportMachine } from '@/machines/story/story-export.machine';
 import { storyPollerMachine } from '@/machines/story/story-poller.machine';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { toolHistoryMachine } from '@/machines/tool-history/tool-history.machine';
@@ -87,6 +88,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(paidRequestMachine, 'Paid request (child of a generation job, the story wizard and an album)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
   entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
+  entry(storyExportMachine, 'AI story export zip (story wizard child)'),
 ];
 
 export const catalogEntry = (machineId: string): CatalogEntry | undefined =>
