@@ -85,6 +85,37 @@ describe('machine inspector screen', () => {
     banner.stop();
   });
 
+  it('sends an event the actor’s state takes, with a payload, and shows the transition; refuses one it does not', async () => {
+    await signedInAs({ ...alice, groups: ['Developer'] });
+    const banner = createActor(bannerMachine, { id: 'send-banner', inspect }).start();
+    const user = userEvent.setup();
+    render(<InspectorScreen />, { route: '/inspector?actor=send-banner' });
+    const diagram = await screen.findByRole('img', { name: 'Statechart of Top banner' }, { timeout: 20_000 });
+    const panel = screen.getByRole('region', { name: 'Send an event' });
+    const events = within(panel).getByRole('combobox', { name: 'Event' });
+    expect(within(events).getByRole('option', { name: 'banner.show' })).toBeInTheDocument();
+
+    // Only what the current state (hidden) names is offered: no dismiss.
+    expect(within(events).queryByRole('option', { name: 'banner.dismiss' })).not.toBeInTheDocument();
+
+    // A payload that is not JSON is refused before anything is sent.
+    await user.selectOptions(events, 'banner.show');
+    const payload = within(panel).getByRole('textbox', { name: /Payload/ });
+    await user.click(payload);
+    await user.paste('{"kind": success}');
+    await user.click(within(panel).getByRole('button', { name: 'Send' }));
+    expect(within(panel).getByRole('alert')).toHaveTextContent('The payload is not JSON');
+    expect(within(diagram).getByRole('group', { name: 'state hidden (current)' })).toBeInTheDocument();
+
+    await user.clear(payload);
+    await user.paste('{"kind": "success", "message": "Sent from the inspector"}');
+    await user.click(within(panel).getByRole('button', { name: 'Send' }));
+    expect(await within(panel).findByRole('status')).toHaveTextContent('Sent banner.show.');
+    await waitFor(() => expect(within(diagram).getByRole('group', { name: 'state visible (current)' })).toBeInTheDocument());
+    expect(banner.getSnapshot().context).toMatchObject({ message: 'Sent from the inspector' });
+    banner.stop();
+  });
+
   it('collapses and expands the context tree by keyboard', async () => {
     await signedInAs({ ...alice, groups: ['Developer'] });
     const banner = createActor(bannerMachine, { id: 'tree-banner', inspect }).start();

@@ -111,13 +111,15 @@ export function StatechartDiagram({ layout, active, title, scale = 1, matches = 
     const boxes = svg.current ? [...svg.current.querySelectorAll('[data-state-path]')] : [];
     boxes.find((box) => box.getAttribute('data-state-path') === deepest)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [deepest]);
-  // The match the find box shows is brought into view (after a zoom too: it stays the one in view).
+  // The match the find box shows is brought into view when it changes (a new query, next, previous).
   const shown = current ? `${current.kind}:${current.id}` : null;
   useEffect(() => {
     if (!shown || !svg.current) return;
     const marked = svg.current.querySelector('[data-found="current"]');
-    marked?.scrollIntoView({ block: 'center', inline: 'center' });
-  }, [shown, scale]);
+    // Its name, not its whole box: a transition's line or a compound state can span the chart, and
+    // centring that box would leave the name out of view.
+    (marked?.querySelector('text') ?? marked)?.scrollIntoView({ block: 'center', inline: 'center' });
+  }, [shown]);
   return (
     <svg
       ref={svg}

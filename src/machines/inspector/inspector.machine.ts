@@ -4,6 +4,7 @@ import { buildInspectorLog, downloadInspectorLog, InspectorLogError, parseInspec
 import type { InspectorLog } from '@/lib/inspection/log-file';
 import { extractStatechart } from '@/lib/inspection/statechart-graph';
 import { clampZoom, findInChart, ZOOM_STEP } from '@/lib/inspection/chart-find';
+import { parsePayload } from '@/lib/inspection/send-event';
 import { layoutStatechart, type StatechartLayout } from '@/lib/inspection/statechart-layout';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { catalogEntry } from '@/machines/catalog';
@@ -46,6 +47,15 @@ export interface InspectorContext {
   find: string;
   /** Which of the find's matches is shown (chart-find.ts orders them). */
   findIndex: number;
+  /** Send an event (issue 22 item 2): the type chosen, the payload typed, what came of the last send. */
+  sendType: string | null;
+  sendPayload: string;
+  sendOutcome: SendOutcome | null;
+}
+
+export interface SendOutcome {
+  kind: 'sent' | 'refused';
+  message: string;
 }
 
 export type InspectorEvent =
@@ -69,7 +79,11 @@ export type InspectorEvent =
   | { type: 'inspector.zoomTo'; scale: number }
   | { type: 'inspector.find'; query: string }
   /** The next (or, with `back`, the previous) match, wrapping around. */
-  | { type: 'inspector.findNext'; back?: boolean };
+  | { type: 'inspector.findNext'; back?: boolean }
+  | { type: 'inspector.chooseEvent'; eventType: string }
+  | { type: 'inspector.editPayload'; text: string }
+  /** Sends the chosen event with the payload to the chosen live actor, if its current state takes it. */
+  | { type: 'inspector.sendEvent' };
 
 // A machine's layout never changes while the page lives: lay each one out once.
 const layouts = new Map<string, Promise<StatechartLayout>>();
@@ -94,6 +108,31 @@ const liveSummaries = (hub: InspectionHub): ActorSummary[] =>
 function findPreselected(actors: readonly ActorSummary[], wanted: string | null): ActorSummary | undefined {
   if (!wanted) return undefined;
   return actors.find((actor) => actor.actorId === wanted || actor.sessionId === wanted);
+}
+
+/**
+ * What came of sending the chosen event to the chosen actor: sent only to a live actor whose
+ * current state takes it with this payload (snapshot.can runs its guards), so the inspector never
+ * pushes an actor down a path it would refuse.
+ */
+function sendToActor(context: InspectorContext): SendOutcome {
+  const type = context.sendType;
+  if (!type) return { kind: 'refused', message: INSPECTOR_TEXTS.send.chooseFirst };
+  const actor = context.hub.liveActors().find((candidate) => candidate.sessionId === context.selectedSessionId);
+  if (!actor) return { kind: 'refused', message: INSPECTOR_TEXTS.send.notLive };
+  const payload = parsePayload(context.sendPayload);
+  if (!payload.ok) return { kind: 'refused', message: payload.error };
+  const event = { ...payload.payload, type };
+  let accepted: boolean;
+  try {
+    accepted = actor.ref.getSnapshot().can(event);
+  } catch (error) {
+    // A guard that reads a field the payload lacks throws instead of answering.
+    return { kind: 'refused', message: INSPECTOR_TEXTS.send.guardFailed(type, error instanceof Error ? error.message : String(error)) };
+  }
+  if (!accepted) return { kind: 'refused', message: INSPECTOR_TEXTS.send.notAccepted(type) };
+  actor.ref.send(event);
+  return { kind: 'sent', message: INSPECTOR_TEXTS.send.sent(type) };
 }
 
 const visible = (context: InspectorContext) => visibleIndices(context.records, context.logScope, context.selectedSessionId);
@@ -146,7 +185,9 @@ export const inspectorMachine = setup({
       const actor = [...context.liveActors, ...actorsInRecords(context.records)].find(
         (candidate) => candidate.sessionId === event.sessionId,
       );
-      return { selectedSessionId: event.sessionId, machineId: actor?.machineId ?? context.machineId };
+      // Another actor takes other events: the choice and the last outcome were for the previous one.
+      const forget = event.sessionId === context.selectedSessionId ? {} : { sendType: null, sendOutcome: null };
+      return { selectedSessionId: event.sessionId, machineId: actor?.machineId ?? context.machineId, ...forget };
     }),
     selectMachine: assign(({ context, event }) => {
       assertEvent(event, 'inspector.selectMachine');
@@ -194,6 +235,15 @@ export const inspectorMachine = setup({
     }),
     clearLoaded: assign({ loadedName: null, loadError: null }),
     startLayout: assign({ layout: null, layoutFor: ({ context }) => context.machineId, zoom: 1, findIndex: 0 }),
+    chooseEvent: assign(({ event }) => {
+      assertEvent(event, 'inspector.chooseEvent');
+      return { sendType: event.eventType, sendOutcome: null };
+    }),
+    editPayload: assign(({ event }) => {
+      assertEvent(event, 'inspector.editPayload');
+      return { sendPayload: event.text, sendOutcome: null };
+    }),
+    sendEvent: assign({ sendOutcome: ({ context }) => sendToActor(context) }),
     zoomIn: assign({ zoom: ({ context }) => clampZoom(context.zoom * ZOOM_STEP) }),
     zoomOut: assign({ zoom: ({ context }) => clampZoom(context.zoom / ZOOM_STEP) }),
     zoomTo: assign({
@@ -245,6 +295,9 @@ export const inspectorMachine = setup({
     zoom: 1,
     find: '',
     findIndex: 0,
+    sendType: null,
+    sendPayload: '',
+    sendOutcome: null,
   }),
   states: {
     view: {
@@ -263,6 +316,9 @@ export const inspectorMachine = setup({
           states: {
             following: {
               on: {
+                'inspector.chooseEvent': { actions: 'chooseEvent' },
+                'inspector.editPayload': { actions: 'editPayload' },
+                'inspector.sendEvent': { actions: 'sendEvent' },
                 'inspector.hubChanged': { actions: 'takeHub' },
                 'inspector.pause': { target: 'paused', actions: 'freeze' },
                 'inspector.stepBack': { target: 'paused', actions: ['freeze', 'stepBack'] },

@@ -28,6 +28,10 @@ export const selectLoadedName = (snapshot: InspectorSnapshot): string | null => 
 export const selectLoadError = (snapshot: InspectorSnapshot): string | null => snapshot.context.loadError;
 export const selectLayout = (snapshot: InspectorSnapshot) => snapshot.context.layout;
 
+export const selectSendType = (snapshot: InspectorSnapshot): string | null => snapshot.context.sendType;
+export const selectSendPayload = (snapshot: InspectorSnapshot): string => snapshot.context.sendPayload;
+export const selectSendOutcome = (snapshot: InspectorSnapshot) => snapshot.context.sendOutcome;
+
 export const selectZoom = (snapshot: InspectorSnapshot): number => snapshot.context.zoom;
 export const selectFindQuery = (snapshot: InspectorSnapshot): string => snapshot.context.find;
 

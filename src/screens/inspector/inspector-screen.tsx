@@ -19,6 +19,7 @@ import { useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ActorList } from '@/components/inspector/actor-list';
 import { ChartViewControls } from '@/components/inspector/chart-view-controls';
+import { SendEventPanel } from '@/components/inspector/send-event-panel';
 import { ContextTree } from '@/components/inspector/context-tree';
 import { EventLog } from '@/components/inspector/event-log';
 import { StatechartDiagram } from '@/components/inspector/statechart-diagram';
@@ -26,6 +27,7 @@ import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { inspectionHub } from '@/lib/inspection/hub';
 import { fitZoom } from '@/lib/inspection/chart-find';
+import { candidateEvents } from '@/lib/inspection/send-event';
 import { activePaths } from '@/lib/inspection/statechart-graph';
 import { catalogEntry, MACHINE_CATALOG } from '@/machines/catalog';
 import { visibleIndices, type LogScope } from '@/machines/inspector/inspector-log';
@@ -38,6 +40,9 @@ import {
   selectChartFind,
   selectDiagramStatus,
   selectFindQuery,
+  selectSendOutcome,
+  selectSendPayload,
+  selectSendType,
   selectZoom,
   selectIsReplay,
   selectLayout,
@@ -74,6 +79,9 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
   const findQuery = useSelector(inspector, selectFindQuery);
   const found = useSelector(inspector, selectChartFind, sameChartFind);
   const chartView = useRef<HTMLDivElement>(null);
+  const sendType = useSelector(inspector, selectSendType);
+  const sendPayload = useSelector(inspector, selectSendPayload);
+  const sendOutcome = useSelector(inspector, selectSendOutcome);
 
   const actors = useMemo(
     () => actorsToList(replay, liveActors, records, selectedSessionId),
@@ -87,6 +95,9 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
   const send = inspector.send;
   const live = mode === 'following' || mode === 'paused';
   const machineLabel = machineId ? labelOf(machineId) : '';
+  // Events go to a live actor while the view follows it, so what is shown is what it is in now.
+  const canSend = mode === 'following' && liveActors.some((actor) => actor.sessionId === selectedSessionId);
+  const sendable = useMemo(() => (canSend && layout ? candidateEvents(layout, active) : []), [canSend, layout, active]);
 
   return (
     <Stack gap="md">
@@ -228,6 +239,18 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
                   <ContextTree value={viewed.context} label={INSPECTOR_TEXTS.context} />
                 ) : (
                   <Text c="dimmed">{INSPECTOR_TEXTS.contextEmpty}</Text>
+                )}
+                {selectedSessionId && (
+                  <SendEventPanel
+                    events={sendable}
+                    enabled={canSend}
+                    eventType={sendType}
+                    payload={sendPayload}
+                    outcome={sendOutcome}
+                    onChoose={(eventType) => send({ type: 'inspector.chooseEvent', eventType })}
+                    onPayload={(text) => send({ type: 'inspector.editPayload', text })}
+                    onSend={() => send({ type: 'inspector.sendEvent' })}
+                  />
                 )}
               </Grid.Col>
               <Grid.Col span={{ base: 12, xl: 7 }}>
