@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { exitOnSignals } from '../helpers/exit-on-signals.ts';
 import { startFalStandIn } from './queue-stand-in.ts';
 
 /**
@@ -27,14 +28,4 @@ console.log(`fal queue stand-in on ${standIn.url}`);
 console.log(`run Kinora with KINORA_RENDER_PROVIDER=fal FAL_KEY=local KINORA_FAL_QUEUE_URL=${standIn.url}`);
 console.log('markers in a prompt: [fal-nsfw], [fal-fail] (422), [fal-error] (500). Ctrl-C stops.');
 
-const stop = () => {
-  standIn.stop().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+exitOnSignals(() => standIn.stop());

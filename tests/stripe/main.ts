@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { exitOnSignals } from '../helpers/exit-on-signals.ts';
 import { startStripeStandIn } from './stand-in.ts';
 
 /**
@@ -37,15 +38,7 @@ const report = setInterval(() => {
   reported = standIn.requests.length;
 }, 250);
 
-const stop = () => {
+exitOnSignals(() => {
   clearInterval(report);
-  standIn.stop().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+  return standIn.stop();
+});
