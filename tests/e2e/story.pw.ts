@@ -78,11 +78,16 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
       }),
     );
   const firstPictures = await pictureFiles();
+  // Each step's page is drawn after the click has painted (the step follows a deferred value): wait
+  // for one step's heading before pressing the next step's button, or the second click can land on
+  // the page being replaced (a CI run went back one step, not two).
   await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'Elements', level: 2 })).toBeVisible();
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('heading', { name: 'Storyboard', level: 2 })).toBeVisible();
   await page.getByRole('textbox', { name: 'What happens' }).nth(1).fill('She rows her small boat through towering waves under a purple sky.');
   await page.getByRole('button', { name: 'Next: Elements' }).click();
+  await expect(page.getByRole('heading', { name: 'Elements', level: 2 })).toBeVisible();
   await page.getByRole('button', { name: 'Next: Scenes' }).click();
   await expect(page.getByText('Stale', { exact: true })).toHaveCount(1);
   await expect(page.getByText('Ready', { exact: true })).toHaveCount(2);

@@ -71,7 +71,16 @@ export function HelpTopicView({ topic, topicCount, device, titleId, hasPrevious,
         data-testid="help-popover-body"
         {...KEEP_ESCAPE}
       >
-        <Suspense fallback={<Loader size="sm" aria-label={HELP_TEXTS.loading} my="sm" />}>
+        <Suspense
+          fallback={
+            <Group gap="xs" my="sm" role="status">
+              <Loader size="sm" />
+              <Text size="sm" c="dimmed">
+                {HELP_TEXTS.loading}
+              </Text>
+            </Group>
+          }
+        >
           <HelpTopicBody tutorial={tutorial} title={topic.title} description={topic.description} />
         </Suspense>
       </Box>
