@@ -20,6 +20,7 @@ import { registerSpa } from './routes/spa.ts';
 import { createUserAuth } from './routes/user-auth.ts';
 import { userRoutes } from './routes/users.ts';
 import { createGuestCleanup, type GuestContentCleaner } from './scheduler/guest-cleanup.ts';
+import { createInspectionRetention } from './scheduler/inspection-retention.ts';
 import { serverSecret } from './db/files.ts';
 import { createJobEngine, type EngineOptions } from './jobs/engine.ts';
 import type { ObjectStore } from './storage/object-store.ts';
@@ -33,6 +34,7 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { finetuneRoutes } from './routes/finetune.ts';
 import { generationRoutes } from './routes/generation.ts';
+import { inspectionRoutes } from './routes/inspection.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storyRoutes } from './routes/story.ts';
@@ -68,6 +70,12 @@ export interface AppOptions {
    * omitted → not scheduled (tests that do not need it).
    */
   guestCleanup?: { intervalMs: number; cleaners?: readonly GuestContentCleaner[]; checkEveryMs?: number };
+  /**
+   * Delete the QA inspector's job logs past their week, and problem reports past the newest 200, on
+   * this schedule (scheduler/inspection-retention.ts); omitted → not scheduled (reads still ignore
+   * old logs).
+   */
+  inspectionRetention?: { intervalMs?: number; checkEveryMs?: number };
   /**
    * The job engine's settings (durations, failure and nsfw rates, workers); see EngineOptions. Its
    * workers start when the server is ready and stop (handing their jobs back) when it closes.
@@ -292,6 +300,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onReady', () => cleanup.start());
     app.addHook('onClose', () => cleanup.stop());
   }
+  if (options.inspectionRetention) {
+    const retention = createInspectionRetention({
+      db: options.db,
+      ...options.inspectionRetention,
+      onError: (error) => app.log.error({ err: error }, 'the inspector retention failed; it is retried at the next check'),
+    });
+    app.addHook('onReady', () => retention.start());
+    app.addHook('onClose', () => retention.stop());
+  }
   return app;
 }
 
@@ -316,6 +333,7 @@ async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps:
       await customerRoutes(api, deps);
       await contentRoutes(api, mediaDeps);
       await assetRoutes(api, mediaDeps);
+      await inspectionRoutes(api, { ...deps, localMode: options.localMode });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },

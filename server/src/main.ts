@@ -112,6 +112,8 @@ async function main(): Promise<void> {
     localMode,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
     guestCleanup: { intervalMs: guestCleanupIntervalMs },
+    // Daily: the inspector's job logs past their week, problem reports past the newest 200.
+    inspectionRetention: {},
     jobs,
     mediaDir: path.join(dataDir, 'media'),
     objects,

@@ -1,6 +1,7 @@
 import type { Database, Migration } from './sql.ts';
 import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
+import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 
 /**
@@ -359,6 +360,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // 13: a real card provider's ids and the auto-refills charged after commit (server/src/db/migrations-stripe.ts).
   PROVIDER_PAYMENTS_MIGRATION,
+  // 14: the QA inspector's job logs and problem reports (server/src/db/migrations-inspection.ts).
+  INSPECTION_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */
