@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -7,6 +8,8 @@ import { prerender } from './scripts/prerender';
 import { reactRouterProduction } from './scripts/react-router-production';
 
 const apiPort = Number(process.env.PORT ?? 8787);
+/** The app's version, as package.json names it: a problem report says which build it came from. */
+const appVersion = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const WEB_TESTS = ['tests/**/*.test.{ts,tsx}'];
 const WEB_EXCLUDE = ['tests/server/**', 'tests/tooling/**', 'tests/e2e/**', 'node_modules/**'];
@@ -48,6 +51,7 @@ const webTest = {
 
 export default defineConfig({
   plugins: [react(), reactRouterProduction(), bootPrefetch(), prerender(), precompress()],
+  define: { __KINORA_VERSION__: JSON.stringify(appVersion) },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

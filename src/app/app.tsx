@@ -6,6 +6,7 @@ import { LazyNotifications } from '@/app/lazy-notifications';
 import { TelemetryProvider } from '@/app/telemetry-context';
 import { HydrationContext } from '@/app/use-hydrated';
 import { theme } from '@/app/theme';
+import { useJobLogKeeper } from '@/app/use-job-log-keeper';
 import toastClasses from '@/app/toasts.module.css';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { BannerActorContext } from '@/components/banner/banner-context';
@@ -26,6 +27,7 @@ import { isPageHidden } from '@/lib/page-hidden';
  */
 function JobsRegistry({ children }: { children: ReactNode }) {
   const session = SessionActorContext.useActorRef();
+  useJobLogKeeper();
   return (
     <JobsActorContext.Provider options={{ id: 'jobs', input: { hidden: isPageHidden(), session }, inspect }}>
       {children}

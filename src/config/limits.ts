@@ -47,6 +47,11 @@ export const STORAGE_KEYS = {
    * Verify Email come once per sign-in, not on every reload); cleared on sign-out.
    */
   overlaysSeen: 'kinora_overlays_seen',
+  /**
+   * Kinora's: each generation job's path through its machine, kept a week (issue 22 item 1,
+   * src/lib/inspection/job-log-keeper.ts), so the inspector can open a finished job after a reload.
+   */
+  jobLogs: 'kinora_job_logs',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

@@ -21,6 +21,7 @@ import { organisationMachine } from '@/machines/organisation/organisation.machin
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
+import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
@@ -89,6 +90,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
   entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
   entry(storyExportMachine, 'AI story export zip (story wizard child)'),
+  entry(problemReportMachine, 'Problem report'),
 ];
 
 export const catalogEntry = (machineId: string): CatalogEntry | undefined =>

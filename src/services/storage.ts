@@ -13,6 +13,8 @@ const storedValueSchemas = {
   [STORAGE_KEYS.redirectUri]: z.string().check(z.minLength(1)),
   [STORAGE_KEYS.redirectState]: z.string(),
   [STORAGE_KEYS.jobs]: storedJobsSchema,
+  /** Checked log by log where it is read (src/lib/inspection/saved-job-logs.ts): one bad log drops only itself. */
+  [STORAGE_KEYS.jobLogs]: z.record(z.string(), z.unknown()),
   [STORAGE_KEYS.overlaysSeen]: z.object({
     /** Whose sign-in: another person's record counts as nothing seen. */
     userId: z.string(),
@@ -100,4 +102,26 @@ export const watchStored = (key: StorageKey, onChange: () => void): (() => void)
   };
   window.addEventListener('storage', listener);
   return () => window.removeEventListener('storage', listener);
+};
+
+/**
+ * The values local storage holds under keys that name a secret (the sign-in library keeps the
+ * person's tokens there): a problem report is searched for them before it leaves the browser.
+ */
+export const storedSecrets = (): string[] => {
+  const target = storage();
+  if (!target) return [];
+  const secrets: string[] = [];
+  try {
+    for (let index = 0; index < target.length; index += 1) {
+      const key = target.key(index);
+      if (key && /token|secret|password|session/i.test(key)) {
+        const value = target.getItem(key);
+        if (value) secrets.push(value);
+      }
+    }
+  } catch {
+    // Storage went away while it was read: what was found is returned.
+  }
+  return secrets;
 };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createAccount, freshHandle } from './helpers/accounts';
+import { createAccount, freshHandle, PASSWORD } from './helpers/accounts';
 import { balance, signIn, watchPageErrors } from './helpers/ui';
 
 /**
@@ -11,6 +11,15 @@ import { balance, signIn, watchPageErrors } from './helpers/ui';
 
 const diagram = (page: Page): Locator => page.getByRole('img', { name: 'Statechart of Generation job' });
 const activeState = (page: Page, path: string): Locator => diagram(page).locator(`[data-state-path="${path}"][data-active="true"]`);
+/**
+ * Picks what the chart area shows. Mantine's SegmentedControl keeps its radios visually hidden
+ * under their labels: a person clicks the label, and the radio is then checked.
+ */
+async function chartKind(page: Page, name: 'Statechart' | 'Sequence' | 'Side by side'): Promise<void> {
+  const choices = page.getByRole('radiogroup', { name: 'Chart' });
+  await choices.getByText(name, { exact: true }).click();
+  await expect(choices.getByRole('radio', { name })).toBeChecked();
+}
 /** The active leaf states' paths (the deepest highlighted boxes). */
 async function activeLeaves(page: Page): Promise<string[]> {
   const paths = await diagram(page)
@@ -91,6 +100,24 @@ test('inspect a generation job live, export its log, load it back and replay it'
   await expect(activeState(page, 'polling')).toHaveCount(1);
   expect((await activeLeaves(page)).some((path) => path.startsWith('polling.'))).toBe(true);
   await expect(activeState(page, 'succeeded')).toHaveCount(0);
+  // The sequence view (issue 22 item 3), in the chart's place: the job's lane with arrows into it
+  // (the registry starting it), and its calls to its services, a poll among them once its first
+  // wait is over. (After the checks above, which need the job still polling.)
+  await chartKind(page, 'Sequence');
+  const sequence = page.getByRole('img', { name: 'Sequence of actors' });
+  await expect(sequence).toBeVisible();
+  await expect(diagram(page)).toBeHidden();
+  await expect(sequence.locator('[data-lane^="job-"][data-lane-kind="machine"]')).toHaveCount(1);
+  await expect(sequence.locator('[data-to^="job-"]').first()).toBeVisible();
+  await expect(sequence.locator('[data-from^="job-"][data-to="pollStatus"][data-type="invoke"]').first()).toBeVisible({ timeout: 15_000 });
+  await expect(sequence.locator('[data-lane="pollStatus"][data-lane-kind="service"]')).toHaveCount(1);
+  // Side by side: the sequence beside the statechart.
+  await chartKind(page, 'Side by side');
+  await expect(diagram(page)).toBeVisible();
+  await expect(sequence).toBeVisible();
+  await chartKind(page, 'Statechart');
+  await expect(diagram(page)).toBeVisible();
+  await expect(sequence).toHaveCount(0);
   await expect(activeState(page, 'succeeded')).toHaveCount(1, { timeout: 45_000 });
   await expect(activeState(page, 'polling')).toHaveCount(0);
   await expect(page.getByTestId('inspector-current-state')).toHaveText('succeeded');
@@ -122,15 +149,111 @@ test('inspect a generation job live, export its log, load it back and replay it'
   const first = await activeLeaves(page);
   expect(first.length).toBeGreaterThan(0);
 
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await expect.poll(async () => (await activeLeaves(page)).join(','), { timeout: 30_000 }).not.toBe(first.join(','));
   await expect(activeState(page, 'succeeded')).toHaveCount(1, { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible({ timeout: 10_000 });
 
   // The position slider goes back to the start.
   const slider = page.getByRole('slider');
   await slider.focus();
   await page.keyboard.press('Home');
   await expect(activeState(page, 'succeeded')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a finished job opens from its kept path after a reload; a failed job’s problem report replays in a fresh browser', async ({ page, request, browser }) => {
+  test.setTimeout(180_000);
+  const errors = watchPageErrors(page);
+  const { email } = await createAccount(request, { prefix: 'inspector-kept', handle: freshHandle('inspk') });
+  await page.goto('/authentication');
+  await signIn(page, email);
+  await expect(balance(page)).toHaveText('100 credits');
+
+  // Two jobs at once: one that succeeds, one the local engine fails on purpose (README "Failures on purpose").
+  await page.getByRole('button', { name: 'AI Image tools' }).click();
+  await page.getByRole('link', { name: 'Text to Image' }).first().click();
+  const prompt = page.getByRole('textbox', { name: 'Prompt' });
+  await prompt.fill('a paper boat on a pond');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(balance(page)).toHaveText('96 credits');
+  await prompt.fill('a storm that cannot be painted [fail]');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(balance(page)).toHaveText('92 credits');
+  await page.getByRole('button', { name: /^Jobs/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Jobs' });
+  await expect(drawer.getByRole('listitem', { name: 'Text to Image, Succeeded' })).toHaveCount(1, { timeout: 60_000 });
+  await expect(drawer.getByRole('listitem', { name: /^Text to Image, Failed/ })).toHaveCount(1, { timeout: 60_000 });
+  await page.keyboard.press('Escape');
+
+  // Item 1: after a reload no job actor is left; the succeeded job opens from the path it kept.
+  await page.reload();
+  await expect(balance(page)).toHaveText('96 credits');
+  await page.getByRole('button', { name: /^Jobs/ }).click();
+  await drawer.getByRole('listitem', { name: 'Text to Image, Succeeded' }).getByRole('link', { name: 'Inspect Text to Image job' }).click();
+  await expect(page).toHaveURL(/\/inspector\?actor=job-/);
+  await expect(page.getByText(/^Loaded \d+ records from this job’s kept path \(this browser\)\.$/)).toBeVisible();
+  await expect(diagram(page)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Event log' }).getByRole('row').filter({ hasText: '→ succeeded' })).toHaveCount(1);
+  const slider = page.getByRole('slider');
+  await slider.focus();
+  await page.keyboard.press('End');
+  await expect(activeState(page, 'succeeded')).toHaveCount(1);
+  await expect(page.getByTestId('inspector-current-state')).toHaveText('succeeded');
+  // The chart marks the way the job went: it passed through its polling states.
+  await expect(diagram(page).locator('[data-visited="true"][data-state-path^="polling"]').first()).toBeAttached();
+  await expect(page.getByRole('button', { name: /^Open the path of Text to Image to succeeded, / })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Open the path of Text to Image to failed, / })).toBeVisible();
+
+  // Item 5: "Report a problem" on the failed job's row: a downloaded file, also kept by this local Kinora.
+  await page.getByRole('button', { name: /^Jobs/ }).click();
+  await drawer.getByRole('listitem', { name: /^Text to Image, Failed/ }).getByRole('button', { name: 'Report a problem with Text to Image job' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report a problem' });
+  await dialog.getByRole('textbox', { name: 'What happened? (optional)' }).fill('The storm never came');
+  const downloadPromise = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Create the report' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^kinora-problem-.*\.json$/);
+  await expect(dialog.getByText('Also kept in this Kinora’s problem reports (machine inspector).')).toBeVisible();
+  const file = await download.path();
+  const text = await readFile(file, 'utf8');
+  const report = JSON.parse(text) as {
+    schema: string;
+    note: string;
+    job: { outcome: string; refunded: boolean };
+    serverHistory: { status: string; events: { kind: string }[] };
+    log: { records: { machineId: string; to?: unknown }[] };
+  };
+  expect(report.schema).toBe('kinora.problem-report');
+  expect(report.note).toBe('The storm never came');
+  expect(report.job).toMatchObject({ outcome: 'failed' });
+  expect(report.serverHistory.status).toBe('failed');
+  expect(report.serverHistory.events.map((event) => event.kind)).toEqual(expect.arrayContaining(['queued', 'charged', 'finished', 'refunded']));
+  expect(report.log.records.filter((record) => record.machineId === 'generationJob').map((record) => record.to)).toContain('failed');
+  // Nothing secret left: not the password, not one of the sign-in tokens this browser holds.
+  const tokens = await page.evaluate(() => Object.keys(localStorage).filter((key) => /Token$/.test(key)).map((key) => localStorage.getItem(key) ?? ''));
+  expect(tokens.length).toBeGreaterThan(0);
+  for (const secret of [PASSWORD, ...tokens]) expect(text).not.toContain(secret);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // A fresh browser: the same person loads the file in the inspector and replays the failed job.
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto('/authentication');
+  await signIn(other, email);
+  await expect(balance(other)).toHaveText('96 credits');
+  await other.goto('/inspector');
+  await expect(other.getByRole('heading', { name: 'Machine inspector', level: 1 })).toBeVisible();
+  await other.locator('input[type="file"]').setInputFiles({ name: download.suggestedFilename(), mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(other.getByText(/^Loaded \d+ records from kinora-problem-/)).toBeVisible();
+  await expect(other.getByRole('button', { name: /Generation job/, pressed: true })).toBeVisible();
+  await expect(diagram(other)).toBeVisible({ timeout: 30_000 });
+  await other.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(activeState(other, 'failed')).toHaveCount(1, { timeout: 60_000 });
+  // The report kept on the server replays too, from the inspector's list.
+  await other.getByRole('button', { name: 'Back to live' }).click();
+  await other.getByRole('button', { name: /^Replay Text to Image · failed, / }).click();
+  await expect(other.getByText(/^Loaded \d+ records from Text to Image · failed\.$/)).toBeVisible();
+  await fresh.close();
   expect(errors).toEqual([]);
 });

@@ -13,6 +13,8 @@ interface StatechartDiagramProps {
   matches?: readonly ChartMatch[];
   /** The match shown: marked more strongly and scrolled into view. */
   current?: ChartMatch | null;
+  /** Dotted paths of the states the actor passed through (its recorded path). */
+  visited?: ReadonlySet<string>;
 }
 
 const ACTIVE_STROKE = 'var(--mantine-color-orange-7)';
@@ -25,7 +27,10 @@ const MATCH_FILL = 'var(--mantine-color-grape-0)';
 type Found = 'current' | 'match' | null;
 const foundText = (found: Found): string => (found === 'current' ? ' (found, shown)' : found === 'match' ? ' (found)' : '');
 
-function StateBox({ node, active, found }: { node: PlacedNode; active: boolean; found: Found }) {
+const VISITED_FILL = 'var(--mantine-color-blue-0)';
+const VISITED_STROKE = 'var(--mantine-color-blue-7)';
+
+function StateBox({ node, active, found, visited }: { node: PlacedNode; active: boolean; found: Found; visited: boolean }) {
   const isRoot = node.parentId === null;
   const final = node.kind === 'final';
   return (
@@ -33,8 +38,9 @@ function StateBox({ node, active, found }: { node: PlacedNode; active: boolean; 
       data-state-path={node.path}
       data-active={active ? 'true' : 'false'}
       data-found={found ?? undefined}
+      data-visited={visited ? 'true' : undefined}
       data-kind={node.kind}
-      aria-label={`${isRoot ? 'machine' : 'state'} ${node.key}${active ? ' (current)' : ''}${foundText(found)}`}
+      aria-label={`${isRoot ? 'machine' : 'state'} ${node.key}${active ? ' (current)' : visited ? ' (passed through)' : ''}${foundText(found)}`}
       role="group"
     >
       <rect
@@ -43,10 +49,10 @@ function StateBox({ node, active, found }: { node: PlacedNode; active: boolean; 
         width={node.width}
         height={node.height}
         rx={8}
-        fill={active ? 'var(--mantine-color-orange-0)' : found ? MATCH_FILL : 'var(--mantine-color-body)'}
+        fill={active ? 'var(--mantine-color-orange-0)' : found ? MATCH_FILL : visited ? VISITED_FILL : 'var(--mantine-color-body)'}
         fillOpacity={isRoot ? 0 : 1}
-        stroke={active ? ACTIVE_STROKE : found ? MATCH : STROKE}
-        strokeWidth={active || found === 'current' ? 3 : found ? 2 : 1}
+        stroke={active ? ACTIVE_STROKE : found ? MATCH : visited ? VISITED_STROKE : STROKE}
+        strokeWidth={active || found === 'current' ? 3 : found || visited ? 2 : 1}
         strokeDasharray={node.kind === 'parallel' ? '6 3' : undefined}
       />
       {final && (
@@ -94,7 +100,7 @@ function Edge({ edge, found }: { edge: PlacedEdge; found: Found }) {
 }
 
 /** A laid-out statechart as SVG: nested state boxes, initial markers, final states, labelled transitions. */
-export function StatechartDiagram({ layout, active, title, scale = 1, matches = [], current = null }: StatechartDiagramProps) {
+export function StatechartDiagram({ layout, active, title, scale = 1, matches = [], current = null, visited }: StatechartDiagramProps) {
   const width = Math.ceil(layout.width) + 20;
   const height = Math.ceil(layout.height) + 20;
   const foundStates = new Set(matches.filter((match) => match.kind === 'state').map((match) => match.id));
@@ -141,6 +147,7 @@ export function StatechartDiagram({ layout, active, title, scale = 1, matches = 
           key={node.id}
           node={node}
           active={node.parentId !== null && active.has(node.path)}
+          visited={node.parentId !== null && (visited?.has(node.path) ?? false)}
           found={node.parentId === null ? null : foundAs('state', node.path, foundStates)}
         />
       ))}

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { JOB_TEXTS } from '@/config/job-texts';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
@@ -6,6 +7,12 @@ import { ROUTES } from '@/config/routes';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobSummary } from '@/components/jobs/job-summary';
 import { phaseText, useJobView, viewResultPath, type JobEntry, type JobView } from '@/components/jobs/job-view';
+
+// Loaded at the first "Report a problem": the report's code and zod stay out of the first page.
+const ProblemReportDialog = lazy(() => import('@/components/inspector/problem-report-dialog'));
+
+/** Phases a person may report as a problem (issue 22 item 5). */
+const REPORTABLE: ReadonlySet<JobView['phase']> = new Set(['failed', 'denied']);
 
 const PHASE_COLORS: Partial<Record<JobView['phase'], string>> = {
   succeeded: 'green',
@@ -31,6 +38,8 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
   const link = viewResultPath(view);
   const phase = phaseText(view);
   const mayInspect = useCanInspect();
+  const [reporting, setReporting] = useState(false);
+  const { stored } = entry;
   return (
     <Paper withBorder p="sm" radius="md" component="li" aria-label={`${view.toolTitle}, ${phase}`}>
       <Stack gap={6}>
@@ -65,6 +74,17 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
               {INSPECTOR_TEXTS.inspectJob}
             </Anchor>
           )}
+          {REPORTABLE.has(view.phase) && (
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="red"
+              aria-label={INSPECTOR_TEXTS.report.buttonLabel(view.toolTitle)}
+              onClick={() => setReporting(true)}
+            >
+              {INSPECTOR_TEXTS.report.button}
+            </Button>
+          )}
           {!view.live && (
             <Button
               size="compact-sm"
@@ -77,6 +97,28 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
           )}
         </Group>
       </Stack>
+      {reporting && (
+        <Suspense fallback={null}>
+          <ProblemReportDialog
+            opened
+            onClose={() => setReporting(false)}
+            job={{
+              localId: stored.localId,
+              mediaId: stored.mediaId,
+              tool: stored.tool,
+              toolTitle: stored.toolTitle,
+              option: stored.option,
+              optionLabel: stored.optionLabel,
+              outcome: stored.outcome,
+              error: stored.error,
+              cost: stored.cost,
+              refunded: stored.refunded,
+              createdAt: stored.createdAt,
+              finishedAt: stored.finishedAt,
+            }}
+          />
+        </Suspense>
+      )}
     </Paper>
   );
 }

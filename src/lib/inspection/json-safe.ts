@@ -14,7 +14,7 @@ export const REDACTED = '[redacted]';
  * Keys whose values never reach the inspector's screen or an exported log: passwords, tokens,
  * one-time codes, keys and card details a machine may hold while it works.
  */
-const SECRET_KEY = /password|token|secret|api_?key|authorization|cvc|otp|^code$|card_?number/i;
+export const SECRET_KEY = /password|token|secret|api_?key|authorization|cvc|otp|^code$|card_?number/i;
 
 function isActorRef(value: object): value is { id: string; sessionId: string; send: unknown } {
   const candidate = value as { id?: unknown; sessionId?: unknown; send?: unknown };

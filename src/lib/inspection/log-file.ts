@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InspectionRecord } from '@/lib/inspection/hub';
+import type { InspectionMessage, InspectionRecord } from '@/lib/inspection/hub';
 import type { JsonValue } from '@/lib/inspection/json-safe';
 
 /** An exported inspector log: what the inspector writes with Export and reads with Load. */
@@ -25,21 +25,43 @@ export const inspectionRecordSchema = z.object({
   context: jsonValue.optional(),
 });
 
+const messageKind = z.enum(['machine', 'service', 'outside']);
+
+export const inspectionMessageSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  time: z.number(),
+  type: z.enum(['event', 'invoke']),
+  fromId: z.string().nullable(),
+  fromSessionId: z.string().nullable(),
+  fromKind: messageKind,
+  toId: z.string(),
+  toSessionId: z.string(),
+  toKind: messageKind.exclude(['outside']),
+  event: z.string(),
+}) satisfies z.ZodType<InspectionMessage>;
+
 export const inspectorLogSchema = z.object({
   schema: z.literal(INSPECTOR_LOG_SCHEMA),
   version: z.literal(INSPECTOR_LOG_VERSION),
   exportedAt: z.string(),
   records: z.array(inspectionRecordSchema),
+  /** The messages between actors (the sequence view); logs exported before it have none. */
+  messages: z.array(inspectionMessageSchema).optional(),
 });
 
 export type InspectorLog = z.infer<typeof inspectorLogSchema>;
 
-export function buildInspectorLog(records: readonly InspectionRecord[], now = new Date()): InspectorLog {
+export function buildInspectorLog(
+  records: readonly InspectionRecord[],
+  now = new Date(),
+  messages: readonly InspectionMessage[] = [],
+): InspectorLog {
   return {
     schema: INSPECTOR_LOG_SCHEMA,
     version: INSPECTOR_LOG_VERSION,
     exportedAt: now.toISOString(),
     records: [...records],
+    messages: [...messages],
   };
 }
 

@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { InspectionHub, InspectionRecord } from '@/lib/inspection/hub';
-import { buildInspectorLog, downloadInspectorLog, InspectorLogError, parseInspectorLog } from '@/lib/inspection/log-file';
+import type { InspectionHub, InspectionMessage, InspectionRecord } from '@/lib/inspection/hub';
+import { buildInspectorLog, downloadInspectorLog, InspectorLogError } from '@/lib/inspection/log-file';
 import type { InspectorLog } from '@/lib/inspection/log-file';
 import { extractStatechart } from '@/lib/inspection/statechart-graph';
 import { clampZoom, findInChart, ZOOM_STEP } from '@/lib/inspection/chart-find';
@@ -8,6 +8,13 @@ import { parsePayload } from '@/lib/inspection/send-event';
 import { layoutStatechart, type StatechartLayout } from '@/lib/inspection/statechart-layout';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { catalogEntry } from '@/machines/catalog';
+import { JOB_MACHINE_ID, savedSessionId } from '@/lib/inspection/job-log-keeper';
+import { checkedRecords, savedJobRecords, savedJobSummaries, type SavedJobSummary } from '@/lib/inspection/saved-job-logs';
+import { STORAGE_KEYS } from '@/config/limits';
+import { fetchJobLog, fetchProblemReport, listProblemReports } from '@/services/inspection';
+import { parseInspectorFile } from '@/lib/inspection/problem-report';
+import { isLocalMode } from '@/machines/inspector/inspector-access';
+import { readStored } from '@/services/storage';
 import { actorsInRecords, stepCursor, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
 
 /**
@@ -24,11 +31,26 @@ export interface InspectorInput {
   preselectActorId?: string | null;
   /** Initial machine to draw. */
   machineId?: string | null;
+  /** `?media=` of the URL: a job the server knows, whose kept path is opened. */
+  preselectMediaId?: string | null;
+  /** The jobs' kept paths (job-log-keeper.ts) as stored; tests give their own. */
+  readSavedLogs?: () => unknown;
+  /** Whether the server keeps problem reports (a local Kinora); defaults to the app's mode. */
+  local?: boolean;
+}
+
+export interface ProblemReportSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  bytes: number;
 }
 
 export interface InspectorContext {
   hub: InspectionHub;
   records: readonly InspectionRecord[];
+  /** The messages between actors (the sequence view), live from the hub or from a loaded log. */
+  messages: readonly InspectionMessage[];
   liveActors: readonly ActorSummary[];
   /** Index into `records` the view shows; null = the newest. */
   cursor: number | null;
@@ -51,6 +73,15 @@ export interface InspectorContext {
   sendType: string | null;
   sendPayload: string;
   sendOutcome: SendOutcome | null;
+  preselectMediaId: string | null;
+  readSavedLogs: () => unknown;
+  /** The jobs' paths this browser keeps (issue 22 item 1), newest first. */
+  savedJobs: readonly SavedJobSummary[];
+  /** Why a job's kept path could not be opened (shown as a note; the view stays live). */
+  savedNote: string | null;
+  local: boolean;
+  /** The server's problem reports (local mode), newest first. */
+  reports: readonly ProblemReportSummary[];
 }
 
 export interface SendOutcome {
@@ -83,7 +114,12 @@ export type InspectorEvent =
   | { type: 'inspector.chooseEvent'; eventType: string }
   | { type: 'inspector.editPayload'; text: string }
   /** Sends the chosen event with the payload to the chosen live actor, if its current state takes it. */
-  | { type: 'inspector.sendEvent' };
+  | { type: 'inspector.sendEvent' }
+  /** Opens a job's kept path (issue 22 item 1): by its local id, or by its media id. */
+  | { type: 'inspector.openSaved'; actorId: string | null; mediaId?: string | null }
+  /** Replays a problem report the server keeps (local mode). */
+  | { type: 'inspector.openReport'; id: string; title: string }
+  | { type: 'inspector.refreshReports' };
 
 // A machine's layout never changes while the page lives: lay each one out once.
 const layouts = new Map<string, Promise<StatechartLayout>>();
@@ -135,6 +171,32 @@ function sendToActor(context: InspectorContext): SendOutcome {
   return { kind: 'sent', message: INSPECTOR_TEXTS.send.sent(type) };
 }
 
+export interface SavedPath {
+  actorId: string;
+  records: InspectionRecord[];
+  /** Where it was kept: this browser, or the server (a job this browser did not run). */
+  where: 'browser' | 'server';
+}
+
+/** The media id the jobs registry stored for a job's local id, whoever's list it is in. */
+function storedMediaId(actorId: string | null): string | null {
+  if (!actorId) return null;
+  const lists = Object.values(readStored(STORAGE_KEYS.jobs) ?? {});
+  return lists.flat().find((job) => job.localId === actorId)?.mediaId ?? null;
+}
+
+/** A job's kept path: this browser's first, else the one its media keeps on the server. */
+async function readSavedPath(input: { actorId: string | null; mediaId: string | null; stored: unknown }): Promise<SavedPath> {
+  const local = savedJobRecords(input.stored, Date.now(), input);
+  if (local && local.length > 0) return { actorId: local[0]!.actorId, records: local, where: 'browser' };
+  const mediaId = input.mediaId ?? storedMediaId(input.actorId);
+  const kept = mediaId ? await fetchJobLog(mediaId) : null;
+  const records = kept ? checkedRecords(kept.records) : null;
+  if (!records || records.length === 0) throw new Error(INSPECTOR_TEXTS.saved.none);
+  const actorId = records[0]!.actorId;
+  return { actorId, records: records.map((record) => ({ ...record, sessionId: savedSessionId(actorId) })), where: 'server' };
+}
+
 const visible = (context: InspectorContext) => visibleIndices(context.records, context.logScope, context.selectedSessionId);
 
 export const inspectorMachine = setup({
@@ -155,19 +217,24 @@ export const inspectorMachine = setup({
       } catch {
         throw new InspectorLogError(INSPECTOR_TEXTS.unreadable);
       }
-      return parseInspectorLog(text);
+      // An exported log, or a problem report (issue 22 item 5), replayed from the log it carries.
+      return parseInspectorFile(text).log;
     }),
+    listReports: fromPromise<ProblemReportSummary[]>(async () => (await listProblemReports()).reports),
+    readReport: fromPromise<InspectorLog, { id: string }>(async ({ input }) => parseInspectorFile(JSON.stringify(await fetchProblemReport(input.id))).log),
     layout: fromPromise<StatechartLayout, { machineId: string }>(({ input }) => layoutOf(input.machineId)),
+    readSavedPath: fromPromise<SavedPath, { actorId: string | null; mediaId: string | null; stored: unknown }>(({ input }) => readSavedPath(input)),
   },
   actions: {
     takeHub: assign(({ context }) => {
       const records = context.hub.records();
+      const messages = context.hub.messages();
       const liveActors = liveSummaries(context.hub);
-      if (context.selectedSessionId !== null || !context.preselectActorId) return { records, liveActors };
+      if (context.selectedSessionId !== null || !context.preselectActorId) return { records, messages, liveActors };
       // A job's actor may be gone already (finished): look in the log as well.
       const wanted = findPreselected(liveActors, context.preselectActorId) ?? findPreselected(actorsInRecords(records), context.preselectActorId);
-      if (!wanted) return { records, liveActors };
-      return { records, liveActors, selectedSessionId: wanted.sessionId, machineId: wanted.machineId, preselectActorId: null };
+      if (!wanted) return { records, messages, liveActors };
+      return { records, messages, liveActors, selectedSessionId: wanted.sessionId, machineId: wanted.machineId, preselectActorId: null };
     }),
     freeze: assign({ cursor: ({ context }) => context.cursor ?? (context.records.length > 0 ? context.records.length - 1 : null) }),
     follow: assign({ cursor: null }),
@@ -201,7 +268,7 @@ export const inspectorMachine = setup({
         return event.scope;
       },
     }),
-    downloadLog: ({ context }) => downloadInspectorLog(buildInspectorLog(context.hub.records())),
+    downloadLog: ({ context }) => downloadInspectorLog(buildInspectorLog(context.hub.records(), new Date(), context.hub.messages())),
     takeLoadedLog: assign(({ context, event }) => {
       const { output } = event as unknown as { output: InspectorLog };
       const records = output.records;
@@ -210,6 +277,8 @@ export const inspectorMachine = setup({
       const selected = keep ?? actors.find((actor) => records.some((record) => record.sessionId === actor.sessionId && record.type === 'snapshot'));
       return {
         records,
+        // A log exported before the sequence view has none.
+        messages: output.messages ?? [],
         loadError: null,
         selectedSessionId: selected?.sessionId ?? null,
         machineId: selected?.machineId ?? context.machineId,
@@ -234,6 +303,39 @@ export const inspectorMachine = setup({
       loadedName: null,
     }),
     clearLoaded: assign({ loadedName: null, loadError: null }),
+    rememberReportName: assign({
+      loadedName: ({ event }) => {
+        assertEvent(event, 'inspector.openReport');
+        return event.title;
+      },
+      loadError: null,
+    }),
+    takeReports: assign({ reports: ({ event }) => (event as unknown as { output: ProblemReportSummary[] }).output }),
+    listSavedJobs: assign({ savedJobs: ({ context }) => savedJobSummaries(context.readSavedLogs(), Date.now()) }),
+    takeSavedPath: assign(({ event }) => {
+      const { output } = event as unknown as { output: SavedPath };
+      return {
+        records: output.records,
+        // A kept path holds one job's records only: no messages between actors.
+        messages: [],
+        loadError: null,
+        savedNote: null,
+        selectedSessionId: savedSessionId(output.actorId),
+        machineId: output.records[0]?.machineId ?? JOB_MACHINE_ID,
+        logScope: 'actor' as LogScope,
+        cursor: null,
+        preselectActorId: null,
+        preselectMediaId: null,
+        loadedName: output.where === 'browser' ? INSPECTOR_TEXTS.saved.fromBrowser : INSPECTOR_TEXTS.saved.fromServer,
+      };
+    }),
+    showSavedMissing: assign({
+      savedNote: ({ event }) => {
+        const { error } = event as unknown as { error: unknown };
+        return error instanceof Error ? error.message : INSPECTOR_TEXTS.saved.none;
+      },
+      preselectMediaId: null,
+    }),
     startLayout: assign({ layout: null, layoutFor: ({ context }) => context.machineId, zoom: 1, findIndex: 0 }),
     chooseEvent: assign(({ event }) => {
       assertEvent(event, 'inspector.chooseEvent');
@@ -271,6 +373,21 @@ export const inspectorMachine = setup({
       const indices = visible(context);
       return indices.length === 0 || context.cursor === null || context.cursor >= indices[indices.length - 1]!;
     },
+    /**
+     * The URL names a job that is neither alive in this page nor in its log (a reload, another
+     * tab's job, a job from the server): its kept path is opened instead.
+     */
+    wantsSavedPath: ({ context }) => {
+      if (context.preselectMediaId) return true;
+      const wanted = context.preselectActorId;
+      if (!wanted) return false;
+      const known = [...liveSummaries(context.hub), ...actorsInRecords(context.hub.records())];
+      if (findPreselected(known, wanted)) return false;
+      // Only a job with a kept path (here, or on the server under its media id); any other actor
+      // the URL names may still start (the view follows the hub and picks it when it does).
+      return savedJobRecords(context.readSavedLogs(), Date.now(), { actorId: wanted }) !== null || storedMediaId(wanted) !== null;
+    },
+    serverKeepsReports: ({ context }) => context.local,
     machineChanged: ({ context }) => context.machineId !== null && context.machineId !== context.layoutFor,
   },
   delays: {
@@ -282,6 +399,7 @@ export const inspectorMachine = setup({
   context: ({ input }) => ({
     hub: input.hub,
     records: [],
+    messages: [],
     liveActors: [],
     cursor: null,
     selectedSessionId: null,
@@ -298,11 +416,20 @@ export const inspectorMachine = setup({
     sendType: null,
     sendPayload: '',
     sendOutcome: null,
+    preselectMediaId: input.preselectMediaId ?? null,
+    readSavedLogs: input.readSavedLogs ?? (() => readStored(STORAGE_KEYS.jobLogs)),
+    savedJobs: [],
+    savedNote: null,
+    local: input.local ?? isLocalMode(),
+    reports: [],
   }),
   states: {
     view: {
-      initial: 'live',
+      initial: 'starting',
+      entry: 'listSavedJobs',
       on: {
+        'inspector.openSaved': { target: '.openingSaved' },
+        'inspector.openReport': { target: '.openingReport', actions: 'rememberReportName' },
         'inspector.selectActor': { actions: 'selectActor' },
         'inspector.selectMachine': { actions: 'selectMachine' },
         'inspector.setLogScope': { actions: 'setLogScope' },
@@ -310,6 +437,29 @@ export const inspectorMachine = setup({
         'inspector.load': { target: '.loading', actions: 'rememberFileName' },
       },
       states: {
+        starting: { always: [{ guard: 'wantsSavedPath', target: 'openingSaved' }, { target: 'live' }] },
+        openingSaved: {
+          invoke: {
+            src: 'readSavedPath',
+            input: ({ context, event }) =>
+              event.type === 'inspector.openSaved'
+                ? { actorId: event.actorId, mediaId: event.mediaId ?? null, stored: context.readSavedLogs() }
+                : { actorId: context.preselectActorId, mediaId: context.preselectMediaId, stored: context.readSavedLogs() },
+            onDone: { target: 'replay', actions: 'takeSavedPath' },
+            onError: { target: 'live', actions: 'showSavedMissing' },
+          },
+        },
+        openingReport: {
+          invoke: {
+            src: 'readReport',
+            input: ({ event }) => {
+              assertEvent(event, 'inspector.openReport');
+              return { id: event.id };
+            },
+            onDone: { target: 'replay', actions: 'takeLoadedLog' },
+            onError: { target: 'live', actions: 'showLoadError' },
+          },
+        },
         live: {
           initial: 'following',
           invoke: { src: 'watchHub', input: ({ context }) => context.hub },
@@ -397,6 +547,19 @@ export const inspectorMachine = setup({
         },
         ready: { always: { guard: 'machineChanged', target: 'layingOut' } },
         failed: { always: { guard: 'machineChanged', target: 'layingOut' } },
+      },
+    },
+    // The server's problem reports (issue 22 item 5), on a local Kinora only.
+    reports: {
+      initial: 'checking',
+      states: {
+        checking: { always: [{ guard: 'serverKeepsReports', target: 'loading' }, { target: 'off' }] },
+        off: {},
+        loading: {
+          invoke: { src: 'listReports', onDone: { target: 'ready', actions: 'takeReports' }, onError: 'failed' },
+        },
+        ready: { on: { 'inspector.refreshReports': 'loading' } },
+        failed: { on: { 'inspector.refreshReports': 'loading' } },
       },
     },
   },

@@ -1,7 +1,8 @@
 import type { SnapshotFrom } from 'xstate';
-import type { InspectionRecord } from '@/lib/inspection/hub';
+import type { InspectionMessage, InspectionRecord } from '@/lib/inspection/hub';
 import { findInChart, type ChartMatch } from '@/lib/inspection/chart-find';
 import type { JsonValue } from '@/lib/inspection/json-safe';
+import { activePaths } from '@/lib/inspection/statechart-graph';
 import type { inspectorMachine } from '@/machines/inspector/inspector.machine';
 import { actorsInRecords, snapshotAt, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
 
@@ -19,6 +20,11 @@ export const selectMode = (snapshot: InspectorSnapshot): InspectorMode => {
 
 export const selectIsReplay = (snapshot: InspectorSnapshot): boolean => snapshot.matches({ view: 'replay' });
 export const selectRecords = (snapshot: InspectorSnapshot): readonly InspectionRecord[] => snapshot.context.records;
+export const selectMessages = (snapshot: InspectorSnapshot): readonly InspectionMessage[] => snapshot.context.messages;
+
+/** Where the sequence view ends: the time of the record the view is at (null = the newest, live). */
+export const sequenceUntil = (records: readonly InspectionRecord[], cursor: number | null): number | null =>
+  cursor === null ? null : (records[Math.min(cursor, records.length - 1)]?.time ?? null);
 export const selectLiveActors = (snapshot: InspectorSnapshot): readonly ActorSummary[] => snapshot.context.liveActors;
 export const selectCursor = (snapshot: InspectorSnapshot): number | null => snapshot.context.cursor;
 export const selectSelectedSessionId = (snapshot: InspectorSnapshot): string | null => snapshot.context.selectedSessionId;
@@ -131,3 +137,31 @@ export function logView(
     total,
   };
 }
+
+export const selectSavedJobs = (snapshot: InspectorSnapshot) => snapshot.context.savedJobs;
+export const selectSavedNote = (snapshot: InspectorSnapshot): string | null => snapshot.context.savedNote;
+
+/**
+ * Every state the chosen actor was in up to the view's position: the path the chart marks (issue
+ * 22 item 1), so a finished job's way through its machine shows at a glance.
+ */
+export function visitedPaths(records: readonly InspectionRecord[], sessionId: string | null, cursor: number | null): Set<string> {
+  const visited = new Set<string>();
+  if (sessionId === null) return visited;
+  const last = cursor === null ? records.length - 1 : Math.min(cursor, records.length - 1);
+  for (let index = 0; index <= last; index += 1) {
+    const record = records[index]!;
+    if (record.sessionId !== sessionId || record.type !== 'snapshot') continue;
+    for (const path of activePaths(record.snapshotValue ?? null)) visited.add(path);
+  }
+  return visited;
+}
+
+export type ReportsStatus = 'off' | 'loading' | 'ready' | 'failed';
+export const selectReportsStatus = (snapshot: InspectorSnapshot): ReportsStatus => {
+  for (const status of ['loading', 'ready', 'failed'] as const) {
+    if (snapshot.matches({ reports: status })) return status;
+  }
+  return 'off';
+};
+export const selectReports = (snapshot: InspectorSnapshot) => snapshot.context.reports;

@@ -9,13 +9,14 @@ import {
   NativeSelect,
   Paper,
   SegmentedControl,
+  SimpleGrid,
   Slider,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ActorList } from '@/components/inspector/actor-list';
 import { ChartViewControls } from '@/components/inspector/chart-view-controls';
@@ -23,6 +24,8 @@ import { SendEventPanel } from '@/components/inspector/send-event-panel';
 import { ContextTree } from '@/components/inspector/context-tree';
 import { EventLog } from '@/components/inspector/event-log';
 import { StatechartDiagram } from '@/components/inspector/statechart-diagram';
+import { SequenceDiagram } from '@/components/inspector/sequence-diagram';
+import { layoutSequence } from '@/lib/inspection/sequence';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { inspectionHub } from '@/lib/inspection/hub';
@@ -53,16 +56,31 @@ import {
   selectMachineId,
   selectMode,
   selectRecords,
+  selectMessages,
+  sequenceUntil,
   selectSelectedSessionId,
+  selectSavedJobs,
+  selectSavedNote,
+  selectReports,
+  selectReportsStatus,
   viewedState,
+  visitedPaths,
 } from '@/machines/inspector/inspector.selectors';
+import { SavedJobList } from '@/components/inspector/saved-job-list';
+import { ProblemReportList } from '@/components/inspector/problem-report-list';
+import ProblemReportDialog from '@/components/inspector/problem-report-dialog';
 
 const labelOf = (machineId: string): string => catalogEntry(machineId)?.label ?? machineId;
 
 const valueText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
-function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
-  const inspector = useActorRef(inspectorMachine, { input: { hub: inspectionHub, preselectActorId } });
+function Inspector({ preselectActorId, preselectMediaId }: { preselectActorId: string | null; preselectMediaId: string | null }) {
+  const inspector = useActorRef(inspectorMachine, { input: { hub: inspectionHub, preselectActorId, preselectMediaId } });
+  const savedJobs = useSelector(inspector, selectSavedJobs);
+  const savedNote = useSelector(inspector, selectSavedNote);
+  const reports = useSelector(inspector, selectReports);
+  const reportsStatus = useSelector(inspector, selectReportsStatus);
+  const [reporting, setReporting] = useState(false);
   const mode = useSelector(inspector, selectMode);
   const replay = useSelector(inspector, selectIsReplay);
   const records = useSelector(inspector, selectRecords);
@@ -89,7 +107,21 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
   );
   const viewed = useMemo(() => viewedState(records, selectedSessionId, cursor), [records, selectedSessionId, cursor]);
   const active = useMemo(() => activePaths(viewed.value), [viewed.value]);
+  // A recorded path (a loaded log, a job's kept path) is marked on the chart; live, the highlight is enough.
+  const visited = useMemo(() => (replay ? visitedPaths(records, selectedSessionId, cursor) : undefined), [replay, records, selectedSessionId, cursor]);
   const log = useMemo(() => logView(records, scope, selectedSessionId, cursor), [records, scope, selectedSessionId, cursor]);
+  // The statechart or the sequence of messages between actors (issue 22 item 3), in the same place.
+  // "Both" puts the sequence beside the statechart (below it where the page is narrow).
+  const [chartKind, setChartKind] = useState<'statechart' | 'sequence' | 'both'>('statechart');
+  const showChart = chartKind !== 'sequence';
+  const messages = useSelector(inspector, selectMessages);
+  // Up to the view's position when paused or replayed; the chosen actor's messages unless the log shows all.
+  const until = sequenceUntil(records, cursor);
+  const focus = scope === 'actor' ? selectedSessionId : null;
+  const sequence = useMemo(
+    () => (chartKind !== 'statechart' ? layoutSequence(messages, { until, focus }) : null),
+    [chartKind, messages, until, focus],
+  );
   const indices = useMemo(() => visibleIndices(records, scope, selectedSessionId), [records, scope, selectedSessionId]);
 
   const send = inspector.send;
@@ -101,6 +133,16 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
 
   return (
     <Stack gap="md">
+      <ProblemReportDialog
+        opened={reporting}
+        onClose={() => {
+          setReporting(false);
+          send({ type: 'inspector.refreshReports' });
+        }}
+        job={null}
+        records={records}
+        messages={messages}
+      />
       <Group gap="xs" wrap="wrap" role="toolbar" aria-label={INSPECTOR_TEXTS.controls}>
         {mode === 'following' && <Button onClick={() => send({ type: 'inspector.pause' })}>{INSPECTOR_TEXTS.pause}</Button>}
         {mode === 'paused' && <Button onClick={() => send({ type: 'inspector.resume' })}>{INSPECTOR_TEXTS.resume}</Button>}
@@ -126,6 +168,9 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
             </Button>
           )}
         </FileButton>
+        <Button variant="default" color="red" onClick={() => setReporting(true)}>
+          {INSPECTOR_TEXTS.report.button}
+        </Button>
         {replay && (
           <Button variant="subtle" onClick={() => send({ type: 'inspector.live' })}>
             {INSPECTOR_TEXTS.backToLive}
@@ -135,6 +180,11 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
       {mode === 'paused' && (
         <Text size="sm" role="status">
           {INSPECTOR_TEXTS.paused}
+        </Text>
+      )}
+      {savedNote && (
+        <Text size="sm" role="status">
+          {savedNote}
         </Text>
       )}
       {loadError && (
@@ -184,6 +234,12 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
               labelOf={labelOf}
               onSelect={(sessionId) => send({ type: 'inspector.selectActor', sessionId })}
             />
+            <SavedJobList jobs={savedJobs} onOpen={(actorId) => send({ type: 'inspector.openSaved', actorId })} />
+            <ProblemReportList
+              status={reportsStatus}
+              reports={reports}
+              onOpen={(report) => send({ type: 'inspector.openReport', id: report.id, title: report.title })}
+            />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
@@ -194,7 +250,19 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
                 {viewed.status && viewed.status !== 'active' ? ` (${viewed.status})` : ''}
               </Text>
             )}
-            {diagramStatus === 'ready' && layout && (
+            <SegmentedControl
+              aria-label={INSPECTOR_TEXTS.sequence.viewPicker}
+              size="xs"
+              style={{ alignSelf: 'flex-start' }}
+              value={chartKind}
+              onChange={(value) => setChartKind(value === 'sequence' || value === 'both' ? value : 'statechart')}
+              data={[
+                { value: 'statechart', label: INSPECTOR_TEXTS.sequence.statechart },
+                { value: 'sequence', label: INSPECTOR_TEXTS.sequence.sequence },
+                { value: 'both', label: INSPECTOR_TEXTS.sequence.both },
+              ]}
+            />
+            {showChart && diagramStatus === 'ready' && layout && (
               <ChartViewControls
                 zoom={zoom}
                 query={findQuery}
@@ -209,26 +277,40 @@ function Inspector({ preselectActorId }: { preselectActorId: string | null }) {
                 onFindNext={(back) => send({ type: 'inspector.findNext', back })}
               />
             )}
-            <Paper ref={chartView} withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh' }}>
-              {diagramStatus === 'idle' && <Text c="dimmed">{INSPECTOR_TEXTS.noMachine}</Text>}
-              {diagramStatus === 'layingOut' && (
-                <Group gap="xs">
-                  <Loader size="sm" />
-                  <Text>{INSPECTOR_TEXTS.diagramLoading}</Text>
-                </Group>
+            <SimpleGrid cols={{ base: 1, xl: chartKind === 'both' ? 2 : 1 }} spacing="sm">
+              {/* Hidden, not unmounted, under the sequence: the chart keeps its scroll and zoom. */}
+              <Paper ref={chartView} withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh', display: showChart ? undefined : 'none' }}>
+                {diagramStatus === 'idle' && <Text c="dimmed">{INSPECTOR_TEXTS.noMachine}</Text>}
+                {diagramStatus === 'layingOut' && (
+                  <Group gap="xs">
+                    <Loader size="sm" />
+                    <Text>{INSPECTOR_TEXTS.diagramLoading}</Text>
+                  </Group>
+                )}
+                {diagramStatus === 'failed' && <Text c="red">{INSPECTOR_TEXTS.diagramFailed}</Text>}
+                {diagramStatus === 'ready' && layout && (
+                  <StatechartDiagram
+                    layout={layout}
+                    active={active}
+                    title={INSPECTOR_TEXTS.diagram(machineLabel)}
+                    scale={zoom}
+                    matches={found.matches}
+                    current={found.current}
+                    visited={visited}
+                  />
+                )}
+              </Paper>
+              {sequence && (
+                <Paper withBorder p="xs" style={{ minWidth: 0 }}>
+                  {focus && (
+                    <Text size="xs" c="dimmed" mb={4}>
+                      {INSPECTOR_TEXTS.sequence.scopeHint}
+                    </Text>
+                  )}
+                  <SequenceDiagram layout={sequence} />
+                </Paper>
               )}
-              {diagramStatus === 'failed' && <Text c="red">{INSPECTOR_TEXTS.diagramFailed}</Text>}
-              {diagramStatus === 'ready' && layout && (
-                <StatechartDiagram
-                  layout={layout}
-                  active={active}
-                  title={INSPECTOR_TEXTS.diagram(machineLabel)}
-                  scale={zoom}
-                  matches={found.matches}
-                  current={found.current}
-                />
-              )}
-            </Paper>
+            </SimpleGrid>
             <Grid gap="md">
               {/* Side by side only where the log still has room for a job id and an event name on one line. */}
               <Grid.Col span={{ base: 12, xl: 5 }}>
@@ -291,7 +373,7 @@ export function InspectorScreen() {
     <Stack gap="md">
       <Title order={1}>{INSPECTOR_TEXTS.title}</Title>
       {allowed ? (
-        <Inspector preselectActorId={search.get('actor')} />
+        <Inspector preselectActorId={search.get('actor')} preselectMediaId={search.get('media')} />
       ) : (
         <Alert color="gray" title={INSPECTOR_TEXTS.notAvailableTitle}>
           {INSPECTOR_TEXTS.notAvailable}
