@@ -51,6 +51,8 @@ describe('defaults and limits of SPEC §9', () => {
       jobs: 'kinora_jobs',
       // Issue 17: the guest welcome and Verify Email come once per sign-in.
       overlaysSeen: 'kinora_overlays_seen',
+      // Issue 22: each job's path through its machine, kept a week for the inspector.
+      jobLogs: 'kinora_job_logs',
     });
     expect(CREDITS_FETCH_RETRIES).toBe(2);
     expect(GUEST_USERNAME).toBe('guest');
