@@ -1,29 +1,12 @@
 import { z } from 'zod';
 import type { InspectionMessage, InspectionRecord } from '@/lib/inspection/hub';
-import type { JsonValue } from '@/lib/inspection/json-safe';
+import { inspectionRecordSchema } from '@/lib/inspection-record';
 
 /** An exported inspector log: what the inspector writes with Export and reads with Load. */
 export const INSPECTOR_LOG_SCHEMA = 'kinora.inspector-log';
 export const INSPECTOR_LOG_VERSION = 1;
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
-);
-
-export const inspectionRecordSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  time: z.number(),
-  actorId: z.string(),
-  sessionId: z.string(),
-  machineId: z.string(),
-  type: z.enum(['actor', 'event', 'snapshot']),
-  event: z.string().optional(),
-  from: jsonValue.optional(),
-  to: jsonValue.optional(),
-  snapshotValue: jsonValue.optional(),
-  status: z.string().optional(),
-  context: jsonValue.optional(),
-});
+export { inspectionRecordSchema };
 
 const messageKind = z.enum(['machine', 'service', 'outside']);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { InspectionRecord } from '@/lib/inspection/hub';
+import { jsonValueSchema } from '@/lib/inspection-record';
 import { REDACTED, SECRET_KEY, toJsonSafe, type JsonValue } from '@/lib/inspection/json-safe';
 import { INSPECTOR_LOG_SCHEMA, InspectorLogError, inspectionMessageSchema, inspectionRecordSchema, inspectorLogSchema, type InspectorLog } from '@/lib/inspection/log-file';
 
@@ -41,9 +42,6 @@ export interface ReportEnvironment {
   viewport: { width: number; height: number };
 }
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
-);
 
 export const problemReportSchema = z.object({
   schema: z.literal(PROBLEM_REPORT_SCHEMA),
@@ -52,8 +50,8 @@ export const problemReportSchema = z.object({
   note: z.string(),
   app: z.object({ version: z.string(), mode: z.enum(['local', 'hosted']), path: z.string() }),
   browser: z.object({ userAgent: z.string(), language: z.string(), viewport: z.object({ width: z.number(), height: z.number() }) }),
-  job: z.record(z.string(), jsonValue).nullable(),
-  serverHistory: jsonValue.nullable(),
+  job: z.record(z.string(), jsonValueSchema).nullable(),
+  serverHistory: jsonValueSchema.nullable(),
   log: z.object({ records: z.array(inspectionRecordSchema), messages: z.array(inspectionMessageSchema).optional() }),
 });
 

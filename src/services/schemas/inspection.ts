@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { inspectionRecordSchema } from '../../lib/inspection-record';
 
 /**
  * The QA inspector's server calls (issue 22 items 1 and 5), Kinora's additions to SPEC §7: a
  * finished job's recorded inspector log, kept with the job for a week; the job's server-side
  * history; and, in local mode, problem reports kept on the server. Shared with the server
  * (server/src/routes/inspection.ts), which may import src/services/schemas but not
- * src/lib/inspection: the record shape below is the wire copy of `inspectionRecordSchema`
- * (src/lib/inspection/log-file.ts); tests/server/routes/inspection.test.ts checks both accept the
- * same records.
+ * src/lib/inspection: the record shape is the web app's own `inspectionRecordSchema`, from
+ * src/lib/inspection-record.ts, which both sides import.
  */
 
 /** Largest body of PUT media/{id}/inspection-log. */
@@ -24,27 +24,8 @@ export const PROBLEM_REPORT_LIST_MAX = 50;
 export const PROBLEM_REPORT_SCHEMA = 'kinora.problem-report';
 export const PROBLEM_REPORT_VERSION = 1;
 
-type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
-);
-
-/** One inspector record as sent and stored: the fields of InspectionRecord (src/lib/inspection/hub.ts). */
-export const inspectionRecordWireSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  time: z.number(),
-  actorId: z.string(),
-  sessionId: z.string(),
-  machineId: z.string(),
-  type: z.enum(['actor', 'event', 'snapshot']),
-  event: z.string().optional(),
-  from: jsonValueSchema.optional(),
-  to: jsonValueSchema.optional(),
-  snapshotValue: jsonValueSchema.optional(),
-  status: z.string().optional(),
-  context: jsonValueSchema.optional(),
-});
+/** One inspector record as sent and stored: the web app's own schema (src/lib/inspection-record.ts). */
+export const inspectionRecordWireSchema = inspectionRecordSchema;
 export type InspectionRecordWire = z.infer<typeof inspectionRecordWireSchema>;
 
 /** PUT media/{id}/inspection-log: the job's records and, for the sequence view, its messages. */
