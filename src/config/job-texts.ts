@@ -147,6 +147,8 @@ export const TOOL_TEXTS = {
   /** A link's accessible name: what it does, then which result (several can share a card). */
   resultAction: (action: string, label: string): string => `${action} ${label}`,
   notRefunded: 'Not refunded',
+  /** Issue 21 item 7: the seed a job's model was given. */
+  seed: (seed: number): string => `Seed ${seed}`,
   upload: {
     drop: (kind: string): string => `Drop ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} here or choose a file`,
     choose: 'Choose file',

@@ -33,6 +33,9 @@ export const UPLOAD_RULES: Readonly<Record<MediaKind, UploadRule>> = {
 
 export const PASSWORD_MIN_LENGTH = 6;
 
+/** Kinora's (issue 21 item 7): a generation job's seed is a whole number from 0 to this (what models at fal take). */
+export const SEED_MAX = 2_147_483_646;
+
 /** Local-storage keys, the one place their spelling lives. */
 export const STORAGE_KEYS = {
   appConfiguration: 'app_configuration',

@@ -18,6 +18,8 @@ export const ROUTES = {
   contact: '/contact-us',
   /** The QA machine inspector (issue 8): people in the Developer group, or any visitor in local mode. */
   inspector: '/inspector',
+  /** The person's jobs from every device: search, re-run, remix (issue 21). */
+  history: '/history',
   aiAudio: {
     root: '/ai-audio/',
     textToSpeech: '/ai-audio/text-to-speech',

@@ -15,6 +15,7 @@ import { creditsPageMachine } from '@/machines/credits-page/credits-page.machine
 import { finetunesMachine } from '@/machines/finetunes/finetunes.machine';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
+import { jobHistoryMachine } from '@/machines/job-history/job-history.machine';
 import { jobsMachine } from '@/machines/jobs/jobs.machine';
 import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
 import { organisationMachine } from '@/machines/organisation/organisation.machine';
@@ -65,6 +66,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(jobsMachine, 'Jobs registry'),
   entry(generationJobMachine, 'Generation job'),
   entry(toolHistoryMachine, 'Tool history'),
+  entry(jobHistoryMachine, 'Job history (History page)'),
   entry(promptHelperMachine, 'Prompt helper'),
   entry(uploadMachine, 'Upload'),
   entry(mediaSourceMachine, 'Media source'),

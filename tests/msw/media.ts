@@ -384,10 +384,12 @@ export const mediaHandlers = [
     if (!isSignedIn(request)) return unauthorized();
     const url = new URL(request.url);
     const tool = url.searchParams.get('tool');
+    // Issue 21: the jobs registry asks for the person's running jobs (status=live) on sign-in.
+    const live = url.searchParams.get('status') === 'live';
     const limit = Number(url.searchParams.get('limit') ?? 20);
     // The newest `limit`, but sent oldest first on purpose: the app must order them itself.
     const items = [...fakeMedia.media.values()]
-      .filter((media) => !tool || media.tool === tool)
+      .filter((media) => (!tool || media.tool === tool) && (!live || LIVE(media.status)))
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
       .slice(0, limit)
       .reverse();

@@ -206,6 +206,7 @@ describe('"Your models"', { timeout: 20_000 }, () => {
     addFinetune({ id: 'ft-broken', name: 'Broken one', status: 'failed' });
     addFinetune({ id: 'ft-training', name: 'Still learning', status: 'training' });
     addFinetune({ id: 'ft-kontext', name: 'Sketchify', option: 'FluxKontextFinetune', status: 'ready', image_count: 4 });
+    fakeMedia.pollsToFinish = Number.POSITIVE_INFINITY;
     await openSignedIn();
     await waitFor(() => expect(within(models()).getAllByRole('article')).toHaveLength(4), PAGE_LOAD);
     const [kontext, training, broken, flux] = within(models()).getAllByRole('article') as HTMLElement[];
@@ -219,9 +220,9 @@ describe('"Your models"', { timeout: 20_000 }, () => {
     );
     expect(within(kontext!).queryByRole('link', { name: 'Use in Text to Image' })).not.toBeInTheDocument();
 
-    // Not followed by this tab's registry: no progress to show.
+    // A training this tab did not start: since issue 21 the jobs registry follows the person's
+    // running jobs from the server, so it is still training here (the fake server keeps it so).
     expect(training).toHaveTextContent('Training…');
-    expect(training).not.toHaveTextContent('%');
     expect(within(training!).queryByRole('link')).not.toBeInTheDocument();
     expect(within(training!).queryByRole('img')).not.toBeInTheDocument();
 

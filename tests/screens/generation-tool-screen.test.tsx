@@ -335,6 +335,8 @@ describe('trained models in a tool\'s model list', () => {
     server.use(...finetuneHandlers);
     const ready = addFinetune({ name: 'Watercolour', option: 'FluxFinetune' });
     addFinetune({ name: 'Still training', option: 'FluxFinetune', status: 'training' });
+    // The jobs registry follows the person's running jobs from the server (issue 21): it stays training.
+    fakeMedia.pollsToFinish = Number.POSITIVE_INFINITY;
     await signedInAs(alice);
     renderApp('/ai-image/text-to-image');
     await waitFor(() => expect(generate()).toBeEnabled(), PAGE_LOAD);

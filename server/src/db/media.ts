@@ -98,11 +98,13 @@ export interface MediaRow {
   batch_id: string | null;
   /** A remote provider's requests for this job, by call key (migration 11). */
   provider_requests: Record<string, { endpoint: string; requestId: string }>;
+  /** The seed its model was given (generation jobs; null for uploads and older rows). */
+  seed: number | null;
 }
 
 export const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
   refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
-  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id, provider_requests`;
+  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id, provider_requests, seed`;
 
 /** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
 export const newPublicId = (): string => randomBytes(12).toString('base64url');
@@ -130,14 +132,15 @@ export interface NewMedia {
   batchId?: string | null;
   /** The AI Story this job makes a part of (media.story_id). */
   storyId?: string | null;
+  seed?: number | null;
 }
 
 export async function insertMedia(tx: Queryable, media: NewMedia): Promise<MediaRow> {
   const { rows } = await tx.query<MediaRow>(
     `INSERT INTO media (id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged, args, image_urls,
-       inputs, items, asset_id, logo_variant, finished_at, version, batch_id, story_id)
+       inputs, items, asset_id, logo_variant, finished_at, version, batch_id, story_id, seed)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15, $16,
-       CASE WHEN $17::boolean THEN clock_timestamp() END, $18, $19, $20)
+       CASE WHEN $17::boolean THEN clock_timestamp() END, $18, $19, $20, $21)
      RETURNING ${mediaColumns}`,
     [
       media.id ?? newPublicId(),
@@ -160,6 +163,7 @@ export async function insertMedia(tx: Queryable, media: NewMedia): Promise<Media
       media.version ?? '1',
       media.batchId ?? null,
       media.storyId ?? null,
+      media.seed ?? null,
     ],
   );
   const row = rows[0];
@@ -186,19 +190,6 @@ export async function findOwnMediaRows(db: Queryable, ids: readonly string[], us
 export async function findOwnMedia(db: Queryable, id: string, userSub: string): Promise<MediaRow | null> {
   const { rows } = await db.query<MediaRow>(`SELECT ${mediaColumns} FROM media WHERE id = $1 AND user_sub = $2`, [id, userSub]);
   return rows[0] ?? null;
-}
-
-export async function listOwnMedia(
-  db: Queryable,
-  userSub: string,
-  options: { tool?: string; limit: number },
-): Promise<MediaRow[]> {
-  const { rows } = await db.query<MediaRow>(
-    `SELECT ${mediaColumns} FROM media WHERE user_sub = $1 AND ($2::text IS NULL OR tool = $2)
-     ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [userSub, options.tool ?? null, options.limit],
-  );
-  return rows;
 }
 
 /** POST media / PUT media/{id}/edit / post-bullet-video: args merged, image_urls replaced when given. */

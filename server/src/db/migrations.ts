@@ -2,6 +2,8 @@ import type { Database, Migration } from './sql.ts';
 import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
 import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
+import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
+import { SEED_MIGRATION } from './migrations-seed.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 
 /**
@@ -362,6 +364,10 @@ export const MIGRATIONS: readonly Migration[] = [
   PROVIDER_PAYMENTS_MIGRATION,
   // 14: the QA inspector's job logs and problem reports (server/src/db/migrations-inspection.ts).
   INSPECTION_MIGRATION,
+  // 15: indexes for the job history's search, sorts and keyset pages (server/src/db/migrations-job-search.ts).
+  JOB_SEARCH_MIGRATION,
+  // 16: every generation job's seed (server/src/db/migrations-seed.ts).
+  SEED_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

@@ -1,3 +1,4 @@
+import { numericSeed, seededHex } from '../lib/seed.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { configure } from 'safe-stable-stringify';
@@ -96,12 +97,20 @@ export function successStatusOf(job: Pick<MediaRow, 'kind' | 'tool'>): string {
  */
 const stableJson = configure({ deterministic: true });
 
-/** The render seed: the request itself (tool, model, fields, input files), so the same request renders the same bytes. */
-export function renderSeed(job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inputs'>): string {
-  return createHash('sha256')
+/**
+ * The render seed: the request itself (tool, model, fields, input files), so the same request
+ * renders the same bytes; a job with a seed of its own (issue 21 item 7) starts with it, so the
+ * model is given that seed (numericSeed) and another seed renders another picture.
+ */
+export function renderSeed(job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inputs'> & { seed?: number | null }): string {
+  const hash = createHash('sha256')
     .update(stableJson({ tool: job.tool, option: job.option, args: job.args, inputs: job.inputs }) ?? '')
     .digest('hex');
+  return job.seed === null || job.seed === undefined ? hash : seededHex(job.seed, hash);
 }
+
+/** The seed a generation job records when the person chose none: the request's own (the same request, the same seed). */
+export const defaultSeed = (job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inputs'>): number => numericSeed(renderSeed(job));
 
 export class MissingInputError extends Error {
   constructor(field: string) {

@@ -1,3 +1,4 @@
+import { parseSeed, SEED_MAX } from '../lib/seed.ts';
 import { defaultAppConfiguration } from '../../../src/config/app-config.ts';
 import { optionsForTool, type ModelOption } from '../../../src/config/asset-tools.ts';
 import type { VideoEffect } from '../../../src/config/effects.ts';
@@ -33,6 +34,8 @@ export interface GenerationRequest {
    * the row, the render or a public view.
    */
   args: Record<string, unknown>;
+  /** The seed the person chose (`seed`, issue 21 item 7); null: the request's own is recorded. */
+  seed: number | null;
   /** File links by field, in order (`image_urls` may hold several). */
   inputs: MediaInputLink[];
   asyncMode: boolean;
@@ -227,5 +230,8 @@ export function parseGenerationRequest(tool: GenerationToolSpec, body: Multipart
     }
     args.order_indices = indices;
   }
-  return { model, args, inputs, asyncMode: parseAsyncMode(single(body, 'async_mode')) };
+  const sentSeed = single(body, 'seed');
+  const seed = sentSeed === undefined || sentSeed === '' ? null : parseSeed(sentSeed);
+  if (sentSeed !== undefined && sentSeed !== '' && seed === null) throw bad(`seed must be a whole number from 0 to ${SEED_MAX}.`);
+  return { model, args, seed, inputs, asyncMode: parseAsyncMode(single(body, 'async_mode')) };
 }

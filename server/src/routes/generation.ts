@@ -1,10 +1,12 @@
+import { defaultSeed } from '../jobs/pipelines.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ModelOption } from '../../../src/config/asset-tools.ts';
 import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
 import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { touchIdempotencyKey } from '../db/idempotency.ts';
-import { findMedia, newPublicId, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { findMedia, newPublicId, type MediaRow, type StoredImageRef, type StoredInput } from '../db/media.ts';
 import { chargeJobs, theJob } from '../jobs/charge.ts';
 import { HttpError, ok } from './http.ts';
 import { inputCut, type CutInput } from './input-cut.ts';
@@ -24,6 +26,57 @@ export const DEFAULT_SYNC_WAIT: SyncWaitOptions = { limitMs: 5 * 60 * 1000, keyT
 /** The models a trained model is used through on this tool's page (FluxFinetuned on text-to-image, …). */
 const takesFinetune = (tool: GenerationToolSpec, model: string): boolean =>
   FINETUNE_KIND_LIST.some((kind) => kind.baseModel === model && (kind.tools as readonly string[]).includes(tool.slug));
+
+/** A generation job once its request has been checked: a generation call's, or a re-run's (media-rerun.ts). */
+export interface GenerationJobOrder {
+  tool: GenerationToolSpec;
+  endpoint: string;
+  model: ModelOption;
+  args: Record<string, unknown>;
+  imageUrls: StoredImageRef[];
+  inputs: StoredInput[];
+  assetId: string | null;
+  /** The seed the person chose; null: the request's own (defaultSeed), so the same request is the same picture. */
+  seed: number | null;
+}
+
+/**
+ * The one charge → insert job → 402 path of every generation job: the model's credits debited and
+ * the job queued in one transaction (chargeJobs: 402 when the balance is short, nothing written),
+ * the Idempotency-Key bound in the same commit, then the workers woken.
+ */
+export async function chargeGenerationJob(
+  deps: Pick<MediaRouteDeps, 'db' | 'engine'>,
+  user: AuthUser,
+  order: GenerationJobOrder,
+  key: string | null,
+): Promise<MediaRow> {
+  const row = await chargeJobs(deps.db, user, {
+    jobs: [
+      {
+        media: {
+          id: newPublicId(),
+          kind: order.tool.kind,
+          tool: order.tool.slug,
+          endpoint: order.endpoint,
+          option: order.model.value,
+          args: order.args,
+          imageUrls: order.imageUrls,
+          inputs: order.inputs,
+          items: [{ status: 'new' }],
+          assetId: order.assetId,
+          seed: order.seed ?? defaultSeed({ tool: order.tool.slug, option: order.model.value, args: order.args, inputs: order.inputs }),
+        },
+        price: order.model.required_credits,
+        reason: `${order.tool.title} · ${order.model.label}`,
+      },
+    ],
+    idempotencyKey: key,
+    finish: theJob,
+  });
+  deps.engine.notify();
+  return row;
+}
 
 /**
  * An AbortSignal that fires when the caller goes away before its answer was sent. The reply's
@@ -102,30 +155,12 @@ export async function generationRoutes(app: FastifyInstance, deps: MediaRouteDep
       // The style travels in args so the render applies it; the public view's whitelist hides it.
       if (finetune) Object.assign(parsed.args, finetune);
     }
-    const id = newPublicId();
-    let row = await chargeJobs(db, user, {
-      jobs: [
-        {
-          media: {
-            id,
-            kind: tool.kind,
-            tool: tool.slug,
-            endpoint,
-            option: parsed.model.value,
-            args: parsed.args,
-            imageUrls,
-            inputs,
-            items: [{ status: 'new' }],
-            assetId,
-          },
-          price: parsed.model.required_credits,
-          reason: `${tool.title} · ${parsed.model.label}`,
-        },
-      ],
-      idempotencyKey: key,
-      finish: theJob,
-    });
-    engine.notify();
+    let row = await chargeGenerationJob(
+      deps,
+      user,
+      { tool, endpoint, model: parsed.model, args: parsed.args, imageUrls, inputs, assetId, seed: parsed.seed },
+      key,
+    );
     if (!parsed.asyncMode) {
       await waitForJob(row.id, user, key, reply);
       const latest = await findMedia(db, row.id);

@@ -75,6 +75,8 @@ export function toMediaAnswer(
       return owners.get(ref.file_id) === row.user_sub ? [links.signer.sign(links.origin, ref.file_id).url] : [];
     }),
     args: row.args,
+    // Issue 21 item 7: the seed its model was given (generation jobs only).
+    ...(row.seed !== null ? { seed: row.seed } : {}),
     created_at: iso(row.created_at) ?? '',
     updated_at: iso(row.updated_at) ?? '',
     finished_at: iso(row.finished_at),

@@ -6,6 +6,13 @@ import { GENERATION_TOOLS, UPLOAD_ENDPOINTS } from '../../../src/config/generati
 import { GUEST_USERNAME, STATUS_BATCH_MAX_IDS } from '../../../src/config/limits.ts';
 import { TOOL_SLUGS } from '../../../src/config/tools.ts';
 import type { Media, ProcessingStatus } from '../../../src/services/schemas/media.ts';
+import {
+  JOB_SEARCH_DEFAULT_SORT,
+  JOB_SEARCH_LIMIT_MAX,
+  JOB_SEARCH_SORTS,
+  JOB_SEARCH_STATUSES,
+  type JobSearchPage,
+} from '../../../src/services/schemas/job-history.ts';
 import { findMediaFile } from '../db/files.ts';
 import {
   deleteMediaRow,
@@ -14,12 +21,12 @@ import {
   findOwnMedia,
   insertMedia,
   isLive,
-  listOwnMedia,
   updateMediaRecord,
   type MediaRow,
   type ProcessingStatusRow,
   type StoredImageRef,
 } from '../db/media.ts';
+import { decodeSearchCursor, encodeSearchCursor, searchOwnMedia, type MediaSearch } from '../db/media-search.ts';
 import { findUserBySub } from '../db/users.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { HttpError, ok, parseInput } from './http.ts';
@@ -27,13 +34,14 @@ import { resolvePictureLink } from './image-inputs.ts';
 import { paidCallQuery } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 import { mediaAnswer, mediaAnswers, type LinkMaker } from './media-answer.ts';
+import { mediaRerunRoutes } from './media-rerun.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, single, type MultipartBody } from './multipart-body.ts';
 import { createVideoCreationJob } from './video-creation.ts';
 
 /** Kinora's listing: at most this many per call, 20 when not asked (RECENT_JOBS_LIMIT). */
-const LIST_LIMIT_MAX = 50;
+const LIST_LIMIT_MAX = JOB_SEARCH_LIMIT_MAX;
 const LIST_LIMIT_DEFAULT = 20;
 
 /**
@@ -42,10 +50,63 @@ const LIST_LIMIT_DEFAULT = 20;
  */
 const PUBLIC_ARGS = ['option', 'prompt', 'aspect_ratio', 'voice', 'effect', 'creation_type'] as const;
 
-const listQuerySchema = z.object({
-  tool: z.string().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
-});
+/** A query value left blank (`?q=`) is the same as one not sent. */
+const blankAsAbsent = (value: unknown): unknown => (value === '' ? undefined : value);
+const optionalText = (max: number) => z.preprocess(blankAsAbsent, z.string().trim().min(1).max(max).optional());
+const optionalCredits = z.preprocess(blankAsAbsent, z.coerce.number().int().min(0).max(1_000_000_000).optional());
+/** A day (`2026-11-27`, a UTC day) or an instant with its offset (`2026-11-27T10:00:00Z`). */
+const optionalWhen = z.preprocess(blankAsAbsent, z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional());
+
+/**
+ * GET media's query (issue 21 item 1 added all but tool and limit): the person's jobs searched,
+ * filtered, sorted and paged by `next_start_keys` (server/src/db/media-search.ts).
+ */
+const listQuerySchema = z
+  .object({
+    tool: z.string().min(1).max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+    status: z.preprocess(blankAsAbsent, z.enum(JOB_SEARCH_STATUSES).optional()),
+    option: optionalText(100),
+    q: optionalText(500),
+    seed: optionalText(100),
+    cost_min: optionalCredits,
+    cost_max: optionalCredits,
+    from: optionalWhen,
+    to: optionalWhen,
+    sort: z.preprocess(blankAsAbsent, z.enum(JOB_SEARCH_SORTS).default(JOB_SEARCH_DEFAULT_SORT)),
+    next_start_keys: z.preprocess(blankAsAbsent, z.string().max(1000).optional()),
+  })
+  .refine((query) => query.cost_min === undefined || query.cost_max === undefined || query.cost_min <= query.cost_max, {
+    message: 'cost_min must not be more than cost_max',
+    path: ['cost_min'],
+  });
+type ListQuery = z.output<typeof listQuerySchema>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const isDayOnly = (when: string): boolean => when.length === 10;
+
+/** The search a GET media query asks for; a cursor this listing did not give out is a 400. */
+function searchOf(query: ListQuery): MediaSearch {
+  const after = query.next_start_keys === undefined ? undefined : decodeSearchCursor(query.next_start_keys, query.sort);
+  if (after === null) throw new HttpError(400, DETAILS.badContentCursor);
+  const search: MediaSearch = {
+    tool: query.tool,
+    option: query.option,
+    status: query.status,
+    q: query.q,
+    seed: query.seed,
+    costMin: query.cost_min,
+    costMax: query.cost_max,
+    sort: query.sort,
+    after,
+    limit: query.limit,
+  };
+  if (query.from !== undefined) search.from = new Date(isDayOnly(query.from) ? `${query.from}T00:00:00.000Z` : query.from);
+  // A day alone is that whole day: up to the next day's start.
+  if (query.to !== undefined && isDayOnly(query.to)) search.toExclusive = new Date(new Date(`${query.to}T00:00:00.000Z`).getTime() + DAY_MS);
+  else if (query.to !== undefined) search.toInclusive = new Date(query.to);
+  return search;
+}
 
 const bulletVideoSchema = z.object({ batch_video_path: z.string().min(1).max(2000) });
 
@@ -148,11 +209,19 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     return row;
   }
 
-  app.get<{ Querystring: Record<string, unknown> }>('/media', async (request): Promise<{ data: { items: Media[] } }> => {
+  /**
+   * Kinora's listing of the caller's own media (newest first by default), and since issue 21 the
+   * job history's search: filters, sorts and keyset pages (`next_start_keys`, null on the last).
+   */
+  app.get<{ Querystring: Record<string, unknown> }>('/media', async (request): Promise<{ data: JobSearchPage }> => {
     const user = await auth.requireUser(request);
     const query = parseInput(listQuerySchema, request.query, 'Query');
-    const rows = await listOwnMedia(db, user.sub, { tool: query.tool, limit: query.limit });
-    return ok({ items: await mediaAnswers(db, rows, linksFor(request)) });
+    const { rows, more } = await searchOwnMedia(db, user.sub, searchOf(query));
+    const last = rows.at(-1);
+    return ok({
+      items: await mediaAnswers(db, rows, linksFor(request)),
+      next_start_keys: more && last ? encodeSearchCursor(query.sort, last.search_key) : null,
+    });
   });
 
   /**
@@ -296,4 +365,7 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     if (!row) throw new HttpError(404, DETAILS.notFound);
     return ok(await mediaAnswer(db, row, linksFor(request)));
   });
+
+  // POST media/{id}/rerun (issue 21 item 1): an ended generation job made again, paid like its call.
+  await mediaRerunRoutes(app, deps);
 }

@@ -1,7 +1,10 @@
-import { Badge, Button, Drawer, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Drawer, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { HISTORY_TEXTS } from '@/config/history-texts';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { ROUTES } from '@/config/routes';
 import { JobRow, type JobRowProps } from '@/components/jobs/job-row';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { selectJobEntries, selectLiveCount } from '@/machines/jobs/jobs.selectors';
@@ -90,6 +93,10 @@ export function JobsPanel() {
             {entries.length === 0 && <Text c="dimmed">{JOB_TEXTS.empty}</Text>}
             <JobSection heading={JOB_TEXTS.liveHeading} entries={live} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
             <JobSection heading={JOB_TEXTS.recentHeading} entries={recent} onCancel={cancel} onDismiss={dismiss} onNavigate={close} />
+            {/* Every job, from any device, older ones too: the History page. */}
+            <Anchor component={Link} to={ROUTES.history} size="sm" onClick={close}>
+              {HISTORY_TEXTS.panelLink}
+            </Anchor>
           </Stack>
         </Drawer>
       </OnceOpened>

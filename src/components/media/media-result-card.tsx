@@ -260,9 +260,17 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
               </Badge>
             )}
           </Group>
-          <Text size="xs" c="dimmed" component="time" dateTime={media.created_at}>
-            {formatDateTime(media.created_at)}
-          </Text>
+          <Group gap="xs">
+            {/* Issue 21 item 7: the seed its model was given, to make it again or vary it (History). */}
+            {typeof media.seed === 'number' && (
+              <Text size="xs" c="dimmed">
+                {TOOL_TEXTS.seed(media.seed)}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed" component="time" dateTime={media.created_at}>
+              {formatDateTime(media.created_at)}
+            </Text>
+          </Group>
         </Group>
         {prompt && (
           <Text size="sm" lineClamp={3}>

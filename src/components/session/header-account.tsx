@@ -5,6 +5,7 @@ import { Menu } from '@/components/session/lazy-menu';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { SessionActorContext } from '@/components/session/session-context';
 import { VerifyEmailMenuItem } from '@/components/session/verify-email-menu-item';
+import { HISTORY_TEXTS } from '@/config/history-texts';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { ROUTES } from '@/config/routes';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
@@ -92,6 +93,9 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
               Your profile
             </Menu.Item>
           )}
+          <Menu.Item component={Link} to={ROUTES.history} onClick={onNavigate}>
+            {HISTORY_TEXTS.menuLink}
+          </Menu.Item>
           <Menu.Item component={Link} to={ROUTES.credits} onClick={onNavigate}>
             Credits and billing
           </Menu.Item>

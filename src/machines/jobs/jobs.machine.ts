@@ -1,6 +1,8 @@
-import { assertEvent, enqueueActions, fromCallback, setup } from 'xstate';
-import { STORAGE_KEYS } from '@/config/limits';
+import { assertEvent, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { GUEST_USERNAME, STORAGE_KEYS } from '@/config/limits';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { searchJobs } from '@/services/job-history';
+import type { Media } from '@/services/schemas/media';
 import type { StoredJob } from '@/services/schemas/stored-jobs';
 import { watchStored } from '@/services/storage';
 import { accountLink, watchPage } from '@/machines/account-link/account-link';
@@ -20,6 +22,15 @@ import {
   trimFinished,
 } from '@/machines/jobs/jobs-storage';
 import type { SpawnJob } from '@/machines/jobs/jobs-storage';
+import {
+  isRemote,
+  remoteLocalId,
+  serverJobsToAdd,
+  SERVER_JOBS_SYNC,
+  storedFromMedia,
+  watchedMediaIds,
+  watchesRemoteJob,
+} from '@/machines/jobs/jobs-remote';
 import type {
   JobEntry,
   JobsContext,
@@ -44,6 +55,14 @@ export type {
 } from '@/machines/jobs/jobs.types';
 export { storableFields };
 
+const newestEntriesFirst = (jobs: JobEntry[]): JobEntry[] => [...jobs].sort((left, right) => right.stored.createdAt - left.stored.createdAt);
+
+/** What the server listed: the person's live jobs, for the user they were asked for. */
+interface ServerJobs {
+  userId: string;
+  items: Media[];
+}
+
 /**
  * THE jobs registry (ARCHITECTURE §3), one per app: it spawns one generationJob actor per job (id =
  * localId), keeps the signed-in user's live and recent jobs in local storage (`kinora_jobs`, per
@@ -52,6 +71,12 @@ export { storableFields };
  * replays the first answer), any other is marked failed. No media id is ever watched by two actors.
  * Every screen reads this one actor. It follows the session and the page through its own actors
  * (`account`, `watchPage`), so no React effect feeds it (issue 18).
+ *
+ * Jobs from any device (issue 21): off (nobody, or the shared guest) → syncing (the person's live
+ * jobs, asked of the server on sign-in and whenever the page is shown again) → watching (another
+ * device's job is listed: asked again every SERVER_JOBS_SYNC.intervalMs while the page is shown) |
+ * idle. A job it does not list (by media id) gets an actor that polls it by media id, as after a
+ * reload; a `jobs.track` (a re-run) adds one the same way.
  */
 export const jobsMachine = setup({
   types: {
@@ -73,16 +98,78 @@ export const jobsMachine = setup({
         () => sendBack({ type: 'jobs.online' } satisfies JobsLinkEvent),
       ),
     ),
+    /** The person's live jobs on the server, whichever device started them. */
+    searchLiveJobs: fromPromise<ServerJobs, { userId: string }>(async ({ input, signal }) => ({
+      userId: input.userId,
+      items: (await searchJobs({ status: 'live', limit: SERVER_JOBS_SYNC.limit }, { signal })).items,
+    })),
     /** Who is signed in and their balance, from the session; asks its credits actor for a refresh. */
     account: accountLink<JobsLinkEvent>((account, previous) => [
       ...(previous && account.user === previous.user
         ? []
-        : [{ type: 'jobs.userChanged' as const, userId: account.user?.userId ?? null, user: account.user }]),
+        : [
+            {
+              type: 'jobs.userChanged' as const,
+              userId: account.user?.userId ?? null,
+              user: account.user,
+              guest: account.user?.username === GUEST_USERNAME,
+            },
+          ]),
       ...(previous && account.credit === previous.credit ? [] : [{ type: 'jobs.creditChanged' as const, credit: account.credit }]),
     ]),
   },
+  guards: {
+    /** Another person signs in (or the first one): their server jobs are asked for. */
+    syncsNewUser: ({ context, event }) =>
+      event.type === 'jobs.userChanged' &&
+      context.remoteSync &&
+      event.userId !== null &&
+      event.userId !== context.userId &&
+      !event.guest,
+    /**
+     * Signed out, or the shared guest account: its jobs on the server are every guest's, and a
+     * guest must not follow (nor cancel) another guest's.
+     */
+    stopsSync: ({ event }) => event.type === 'jobs.userChanged' && (event.userId === null || Boolean(event.guest)),
+    becameVisible: ({ event }) => event.type === 'jobs.visibility' && !event.hidden,
+    watchesRemoteJob: ({ context }) => watchesRemoteJob(context),
+    isVisible: ({ context }) => !context.hidden,
+  },
+  delays: {
+    serverSyncDelay: SERVER_JOBS_SYNC.intervalMs,
+  },
   actions: {
     persist: ({ context }) => persistJobs(context),
+    /**
+     * The server's live jobs this registry does not list (by media id) are added, each with an
+     * actor polling it by media id; an answer for a person no longer signed in is dropped.
+     */
+    addServerJobs: enqueueActions(({ context, enqueue }, params: { answer: ServerJobs }) => {
+      if (context.userId === null || params.answer.userId !== context.userId) return;
+      const toAdd = serverJobsToAdd(context.jobs, params.answer.items);
+      if (toAdd.length === 0) return;
+      enqueue.assign(({ context: current, spawn }) => {
+        const spawnJob: SpawnJob = (id, input) => spawn('generationJob', { id, input });
+        const added = toAdd.flatMap(
+          (media) => entryFromStorage(storedFromMedia(media, remoteLocalId(media.id)), current, spawnJob, { resume: false }) ?? [],
+        );
+        return { jobs: newestEntriesFirst([...current.jobs, ...added]) };
+      });
+      enqueue(({ context: current }) => persistJobs(current));
+    }),
+    /** A job the server started for this page (a re-run): listed and polled; it was paid for. */
+    trackJob: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'jobs.track');
+      if (context.userId === null || watchedMediaIds(context.jobs).has(event.media.id)) return;
+      const { media } = event;
+      enqueue.assign(({ context: current, spawn }) => {
+        const spawnJob: SpawnJob = (id, input) => spawn('generationJob', { id, input });
+        const entry = entryFromStorage(storedFromMedia(media, newLocalId()), current, spawnJob, { resume: false });
+        return entry ? { jobs: newestEntriesFirst([entry, ...current.jobs]) } : {};
+      });
+      enqueue.emit({ type: 'jobs.creditsChanged' });
+      enqueue.sendTo('account', { type: 'credits.refresh' });
+    }),
     changeUser: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'jobs.userChanged');
       if (event.userId === context.userId) {
@@ -214,7 +301,21 @@ export const jobsMachine = setup({
       const entry = context.jobs.find((job) => job.localId === event.localId);
       if (!entry) return;
       const twin = context.jobs.find((job) => job.localId !== event.localId && job.stored.mediaId === event.mediaId);
-      if (twin) {
+      if (twin && isRemote(twin)) {
+        // The server listed this page's own job before its answer came: the job this page sent
+        // stays (its title, its result on its tool page), the copy found on the server goes.
+        if (twin.ref) enqueue.stopChild(twin.ref);
+        enqueue.assign({
+          jobs: replaceStored(
+            context.jobs.filter((job) => job !== twin),
+            event.localId,
+            { mediaId: event.mediaId, fields: null },
+          ),
+          forgotten: forget(context, [twin]),
+        });
+        enqueue.emit({ type: 'jobs.creditsChanged' });
+        enqueue.sendTo('account', { type: 'credits.refresh' });
+      } else if (twin) {
         // The same request answered twice (the server replayed it): the actor already watching
         // that media stays, this one goes.
         if (entry.ref) enqueue.stopChild(entry.ref);
@@ -276,6 +377,7 @@ export const jobsMachine = setup({
     hidden: input?.hidden ?? false,
     forgotten: [],
     session: input?.session ?? null,
+    remoteSync: input?.remoteSync ?? Boolean(input?.session),
   }),
   invoke: [
     { id: 'watchStorage', src: 'watchStorage' },
@@ -285,14 +387,54 @@ export const jobsMachine = setup({
   on: {
     // Not persisted: writing back what another tab just wrote would only echo it.
     'jobs.storageChanged': { actions: 'mergeStorage' },
-    'jobs.userChanged': { actions: ['changeUser', 'persist'] },
+    'jobs.userChanged': [
+      { guard: 'syncsNewUser', target: '.syncing', actions: ['changeUser', 'persist'] },
+      { guard: 'stopsSync', target: '.off', actions: ['changeUser', 'persist'] },
+      { actions: ['changeUser', 'persist'] },
+    ],
     'jobs.creditChanged': { actions: 'setCredit' },
     'jobs.submit': { actions: ['submitJob', 'persist'] },
+    'jobs.track': { actions: ['trackJob', 'persist'] },
     'jobs.cancel': { actions: 'cancelJob' },
     'jobs.dismiss': { actions: ['dismissJob', 'persist'] },
     'jobs.visibility': { actions: 'forwardVisibility' },
     'jobs.online': { actions: 'forwardOnline' },
     'job.submitted': { actions: ['recordSubmitted', 'persist'] },
     'job.settled': { actions: ['recordSettled', 'persist'] },
+  },
+  initial: 'off',
+  states: {
+    /**
+     * Only this browser's jobs: nobody is signed in, the shared guest is, or the registry does
+     * not ask the server (see JobsInput.remoteSync).
+     */
+    off: {},
+    /** Asking the server for the person's live jobs; a failure is silent (SPEC §8 "Other calls fail"). */
+    syncing: {
+      invoke: {
+        id: 'serverJobs',
+        src: 'searchLiveJobs',
+        input: ({ context }) => ({ userId: context.userId ?? '' }),
+        onDone: { target: 'synced', actions: { type: 'addServerJobs', params: ({ event }) => ({ answer: event.output }) } },
+        onError: { target: 'synced' },
+      },
+    },
+    synced: {
+      always: [{ guard: 'watchesRemoteJob', target: 'watching' }, { target: 'idle' }],
+    },
+    /** Another device's job is listed: its device may start more, so the server is asked again. */
+    watching: {
+      after: { serverSyncDelay: [{ guard: 'isVisible', target: 'syncing' }, { target: 'idle' }] },
+      // Shown again: asked at once (the jobs hear of it either way).
+      on: {
+        'jobs.visibility': [{ guard: 'becameVisible', target: 'syncing', actions: 'forwardVisibility' }, { actions: 'forwardVisibility' }],
+      },
+    },
+    /** Nothing of another device is running: asked again when the page is shown again. */
+    idle: {
+      on: {
+        'jobs.visibility': [{ guard: 'becameVisible', target: 'syncing', actions: 'forwardVisibility' }, { actions: 'forwardVisibility' }],
+      },
+    },
   },
 });

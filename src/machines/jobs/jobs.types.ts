@@ -1,6 +1,7 @@
 import type { ActorRefFrom } from 'xstate';
 import type { CreditCheckUser } from '@/lib/affordability';
 import type { MultipartFields } from '@/services/http';
+import type { Media } from '@/services/schemas/media';
 import type { StoredJob } from '@/services/schemas/stored-jobs';
 import type { SessionRef } from '@/machines/account-link/account-link';
 import type { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
@@ -47,6 +48,8 @@ export interface JobsContext {
   forgotten: string[];
   /** The session the registry follows (who is signed in, their balance); null links nothing. */
   session: SessionRef | null;
+  /** The person's live jobs are asked of the server (jobs of other devices; see jobs-remote.ts). */
+  remoteSync: boolean;
 }
 
 export interface JobsInput {
@@ -54,16 +57,25 @@ export interface JobsInput {
   hidden?: boolean;
   /** The app's session actor (see the `account` actor of the registry). */
   session?: SessionRef | null;
+  /**
+   * Ask the server for the person's live jobs (another device's) on sign-in, when the page is
+   * shown again and every SERVER_JOBS_SYNC.intervalMs while one is listed. Default: when linked to
+   * a session (a registry on its own, as in a test, asks nothing unless told).
+   */
+  remoteSync?: boolean;
 }
 
 export type JobsUiEvent =
-  | { type: 'jobs.userChanged'; userId: string | null; user: CreditCheckUser | null }
+  /** `guest`: the shared guest account (SPEC §6), whose jobs on the server are other people's too. */
+  | { type: 'jobs.userChanged'; userId: string | null; user: CreditCheckUser | null; guest?: boolean }
   | { type: 'jobs.creditChanged'; credit: number | null }
   | { type: 'jobs.submit'; request: JobRequest }
   | { type: 'jobs.cancel'; localId: string }
   | { type: 'jobs.dismiss'; localId: string }
   | { type: 'jobs.visibility'; hidden: boolean }
-  | { type: 'jobs.online' };
+  | { type: 'jobs.online' }
+  /** A job the server started for this page (a re-run): polled by its media id like any other. */
+  | { type: 'jobs.track'; media: Media };
 
 /** Another tab changed `kinora_jobs` (the storage watcher). */
 export type JobsStorageEvent = { type: 'jobs.storageChanged' };

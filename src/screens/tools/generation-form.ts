@@ -379,3 +379,77 @@ export function promptHelperPurpose(spec: GenerationToolSpec): PromptPurpose {
       return spec.kind;
   }
 }
+
+/** A past job of this tool, as Remix reads it: its args and its input pictures. */
+export interface RemixSource {
+  args: Readonly<Record<string, unknown>>;
+  image_urls: readonly string[];
+}
+
+/** What Remix fills in: the form values, the input URLs per slot key, and the slots added beyond a repeated field's minimum. */
+export interface RemixFill {
+  values: GenerationFormValues;
+  pictures: Record<string, string>;
+  extra: Record<string, string[]>;
+}
+
+const argText = (args: RemixSource['args'], key: string): string | null => {
+  const value = args[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+};
+
+const argList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item !== '') : typeof value === 'string' && value !== '' ? [value] : [];
+
+/**
+ * The form filled in from a past job of this tool (`?remix={mediaId}`): its model (when the tool
+ * still offers it), prompt, aspect ratio, voice, duration and choices, and its input pictures in
+ * the slots that take them (a repeated field gets as many slots as it had pictures, within its
+ * maximum). What the job did not have stays as `current` holds it.
+ */
+export function remixFill(
+  spec: GenerationToolSpec,
+  source: RemixSource,
+  options: readonly Pick<FormModel, 'value'>[],
+  current: GenerationFormValues,
+): RemixFill {
+  const { args } = source;
+  const values: GenerationFormValues = { ...current, choices: { ...current.choices }, pictures: {}, order_indices: { ...current.order_indices } };
+  const option = argText(args, 'option');
+  if (option && options.some((candidate) => candidate.value === option)) values.option = option;
+  const prompt = argText(args, 'prompt') ?? argText(args, 'text');
+  if (prompt) values.prompt = prompt;
+  const ratio = argText(args, 'aspect_ratio');
+  if (ratio && spec.aspectRatios?.some((candidate) => candidate === ratio)) values.aspect_ratio = ratio;
+  const voice = argText(args, 'voice');
+  if (voice) values.voice = voice;
+  const duration = Number(args.duration);
+  if (spec.duration && args.duration !== undefined && Number.isFinite(duration)) values.duration = duration;
+  for (const choice of spec.choices ?? []) {
+    const value = argText(args, choice.field);
+    if (value) values.choices[choice.field] = value;
+  }
+  const pictures: Record<string, string> = {};
+  const extra: Record<string, string[]> = {};
+  for (const input of spec.images) {
+    const { count } = input;
+    if (!count) {
+      const url = argText(args, input.field);
+      if (url) pictures[input.field] = url;
+      continue;
+    }
+    const fromArgs = argList(args[input.field]);
+    const urls = (fromArgs.length > 0 ? fromArgs : [...source.image_urls]).slice(0, count.max);
+    const orderIndices = argList(args.order_indices).map(Number);
+    urls.forEach((url, index) => {
+      const id = index < count.min ? String(index) : `remix${index}`;
+      if (index >= count.min) extra[input.field] = [...(extra[input.field] ?? []), id];
+      const key = `${input.field}-${id}`;
+      pictures[key] = url;
+      const order = orderIndices[index - 1];
+      if (spec.orderIndices && index > 0 && order !== undefined && Number.isInteger(order) && order >= 0) values.order_indices[key] = order;
+    });
+  }
+  values.pictures = { ...pictures };
+  return { values, pictures, extra };
+}

@@ -22,6 +22,7 @@ import { VOICES } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import { FaceOrderInput } from '@/screens/tools/face-order-input';
+import { RemixNote, remixInput } from '@/screens/tools/remix-note';
 import { SourceVideoField } from '@/screens/tools/source-video-field';
 import {
   aspectRatioShown,
@@ -34,6 +35,7 @@ import {
   pictureSlots,
   promptHelperPurpose,
   promptNeed,
+  remixFill,
   shownChoices,
   submitEndpoint,
   UPLOAD_PAGES,
@@ -41,6 +43,7 @@ import {
   type GenerationFormValues,
   type PictureSlot,
 } from '@/screens/tools/generation-form';
+import type { Media } from '@/machines/media-source/media-source.machine';
 
 
 /**
@@ -59,6 +62,17 @@ function useSourceVideo(): { active: true; mediaId: string; itemIndex: number; d
   const itemIndex = Number.parseInt(item, 10);
   return { active: true, mediaId, itemIndex: Number.isFinite(itemIndex) ? itemIndex : 0, dismiss: () => setDismissed(link) };
 }
+
+/** `?remix={mediaId}` (History's "Remix"): that past job fills the form in. Only for a signed-in person (the media is the owner's). */
+function useRemixId(): string | null {
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const [searchParams] = useSearchParams();
+  const mediaId = searchParams.get('remix');
+  return signedIn && mediaId ? mediaId : null;
+}
+
+/** The file name a URL ends with, to name a remixed input. */
+const fileNameOf = (url: string): string => decodeURIComponent(url.split('?')[0]?.split('/').pop() ?? '') || url;
 
 /**
  * The form of a generation tool (issue 4 item 8, issue 5 video tools): the model (SPEC §3 options
@@ -86,7 +100,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     const schema = generationFormSchema(spec, chosen, pictureSlots(spec, chosen, extraPictures, values.choices));
     return zodResolver(schema)(values, context, resolverOptions);
   };
-  const { control, register, handleSubmit, setValue, getValues, watch, formState } = useForm<GenerationFormValues>({
+  const { control, register, handleSubmit, setValue, getValues, watch, formState, reset } = useForm<GenerationFormValues>({
     resolver,
     defaultValues: defaultFormValues(spec, options),
   });
@@ -125,6 +139,21 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
       setValue('option', linkedModel);
     }
   }, [options, linkedModel, formState.dirtyFields.option, setValue]);
+
+  // Remix: the past job's input files, held by their upload fields as if chosen from assets.
+  const remixId = useRemixId();
+  const [remixInputs, setRemixInputs] = useState<Record<string, ReturnType<typeof remixInput>>>({});
+  const applyRemix = (media: Media) => {
+    const fill = remixFill(spec, media, options, getValues());
+    setExtraPictures(fill.extra);
+    reset(fill.values, { keepDefaultValues: true });
+    const inputs: Record<string, ReturnType<typeof remixInput>> = {};
+    for (const [key, url] of Object.entries(fill.pictures)) {
+      const input = spec.images.find((candidate) => key === candidate.field || key.startsWith(`${candidate.field}-`));
+      inputs[key] = remixInput(media, url, input?.media ?? 'image', fileNameOf(url));
+    }
+    setRemixInputs(inputs);
+  };
 
   const submit = handleSubmit((values) => {
     if (!chosen) return;
@@ -169,6 +198,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   return (
     <Paper withBorder p="lg" radius="md" component="form" noValidate onSubmit={onSubmit} aria-label={`${spec.title} form`}>
       <Stack gap="md">
+        {remixId && <RemixNote key={remixId} mediaId={remixId} spec={spec} onFill={applyRemix} />}
         <Controller
           control={control}
           name="option"
@@ -231,6 +261,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
                 error={formState.errors.pictures?.[slot.key]?.message}
                 onChange={(url) => setPicture(slot.key, url)}
                 uploadPagePath={UPLOAD_PAGES[slot.media]}
+                existing={remixInputs[slot.key] ?? null}
               />
             )}
             {slot.face && <FaceOrderInput control={control} slotKey={slot.key} label={slot.label} />}

@@ -87,6 +87,8 @@ export const mediaSchema = z.object({
   image_urls: z._default(z.array(z.string()), []),
   /** The request's fields as the job stored them (prompt, option, aspect_ratio, voice, …). */
   args: z._default(z.record(z.string(), z.unknown()), {}),
+  /** Kinora's (issue 21 item 7): the seed a generation job's model was given; absent for uploads and older items. */
+  seed: z.optional(z.nullable(z.number())),
   created_at: z.string(),
   updated_at: z.string(),
   finished_at: z._default(z.nullable(z.string()), null),

@@ -30,6 +30,7 @@ export const PLAIN_PAGES = [
   ROUTES.organisation,
   ROUTES.aiVideo.albums,
   ROUTES.inspector,
+  ROUTES.history,
   ...USE_CASE_PAGES.map((page) => page.path),
 ];
 

@@ -1,3 +1,4 @@
+import { numericSeed } from '../../lib/seed.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, createFalClient, type FalClient, type QueueStatus } from '@fal-ai/client';
@@ -105,11 +106,11 @@ function rejection(error: unknown): RenderRejectedError {
   return new RenderRejectedError('failed', 'The model could not be reached.');
 }
 
-/** A numeric seed from Kinora's render seed (hex): the same request, the same seed at fal. */
-export function falSeed(seed: string): number {
-  const parsed = Number.parseInt(seed.slice(0, 8), 16);
-  return Number.isFinite(parsed) ? parsed % 2_147_483_647 : 0;
-}
+/**
+ * A numeric seed from Kinora's render seed (hex): the same request, the same seed at fal; a job's
+ * own seed (server/src/lib/seed.ts) is what its render seed starts with, so fal is given it.
+ */
+export const falSeed = numericSeed;
 
 /** The URL of the answer's file of this kind, in the shapes fal's endpoints answer. */
 export function outputUrl(data: unknown, kind: FalOutputKind): string | null {

@@ -1,0 +1,303 @@
+import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { randomSeed } from '@/lib/seed';
+import { errorMessageOf } from '@/services/api-error';
+import { rerunJob, searchJobs } from '@/services/job-history';
+import type { JobSearch } from '@/services/job-history';
+import { JOB_SEARCH_DEFAULT_SORT } from '@/services/schemas/job-history';
+import type { JobSearchSort, JobSearchStatus } from '@/services/schemas/job-history';
+import type { Media } from '@/services/schemas/media';
+import type { jobsMachine } from '@/machines/jobs/jobs.machine';
+
+// Screens may not import services; they get these from here.
+export type { Media } from '@/services/schemas/media';
+export type { JobSearchSort, JobSearchStatus } from '@/services/schemas/job-history';
+export {
+  JOB_SEARCH_SORT_LABELS,
+  JOB_SEARCH_SORTS,
+  JOB_SEARCH_STATUS_LABELS,
+  JOB_SEARCH_STATUSES,
+} from '@/services/schemas/job-history';
+
+/** How long the prompt-text search waits after the last keystroke before it asks the server. */
+export const HISTORY_SEARCH_DEBOUNCE_MS = 400;
+/** Jobs per page of the History page. */
+export const HISTORY_PAGE_SIZE = 20;
+
+type JobsRef = ActorRefFrom<typeof jobsMachine>;
+
+/**
+ * The History page's filters as the person set them. Empty means "any": null for a choice, ''
+ * for a text. Dates are days (`YYYY-MM-DD`); `to` includes its whole day.
+ */
+export interface HistoryFilters {
+  tool: string | null;
+  option: string | null;
+  status: JobSearchStatus | null;
+  /** The prompt text as typed (applied after HISTORY_SEARCH_DEBOUNCE_MS). */
+  q: string;
+  seed: string;
+  costMin: number | null;
+  costMax: number | null;
+  from: string | null;
+  to: string | null;
+  sort: JobSearchSort;
+}
+
+export const EMPTY_HISTORY_FILTERS: HistoryFilters = {
+  tool: null,
+  option: null,
+  status: null,
+  q: '',
+  seed: '',
+  costMin: null,
+  costMax: null,
+  from: null,
+  to: null,
+  sort: JOB_SEARCH_DEFAULT_SORT,
+};
+
+/** Every filter but the sort is at its "any" value (the list is then everything the person ran). */
+export const filtersAreEmpty = (filters: HistoryFilters): boolean =>
+  filters.tool === null &&
+  filters.option === null &&
+  filters.status === null &&
+  filters.q.trim() === '' &&
+  filters.seed.trim() === '' &&
+  filters.costMin === null &&
+  filters.costMax === null &&
+  filters.from === null &&
+  filters.to === null;
+
+/** The search GET media is asked: only the filters that are set (dates as days; `to` includes its day). */
+export function jobSearchOf(filters: HistoryFilters, nextStartKeys: string | null = null): JobSearch {
+  const search: JobSearch = { sort: filters.sort, limit: HISTORY_PAGE_SIZE };
+  if (filters.tool) search.tool = filters.tool;
+  if (filters.option) search.option = filters.option;
+  if (filters.status) search.status = filters.status;
+  const q = filters.q.trim();
+  if (q) search.q = q;
+  const seed = filters.seed.trim();
+  if (seed) search.seed = seed;
+  if (filters.costMin !== null) search.costMin = filters.costMin;
+  if (filters.costMax !== null) search.costMax = filters.costMax;
+  if (filters.from) search.from = filters.from;
+  if (filters.to) search.to = filters.to;
+  if (nextStartKeys) search.nextStartKeys = nextStartKeys;
+  return search;
+}
+
+/** What a filter change sets; the model is cleared with a new tool (it belongs to the tool). */
+export type HistoryFilterChange = Partial<Omit<HistoryFilters, 'q'>>;
+
+export interface JobHistoryInput {
+  /** The app's jobs registry: a re-run job is handed to it (`jobs.track`) to be followed. */
+  jobs: JobsRef | null;
+}
+
+export interface JobHistoryContext {
+  /** The filters as set now (the prompt text as typed). */
+  filters: HistoryFilters;
+  /** The filters the items shown were found with (the prompt text once typing paused). */
+  applied: HistoryFilters;
+  items: Media[];
+  /** The cursor of the next page; null on the last page. */
+  nextStartKeys: string | null;
+  /** Why the last load failed; null otherwise. */
+  error: string | null;
+  jobs: JobsRef | null;
+  /** The job being run again, its key (one per press), and how the last re-run went. */
+  rerun: {
+    mediaId: string | null;
+    idempotencyKey: string | null;
+    /** Vary (issue 21 item 7): the new seed; null for a plain Re-run, which keeps the job's own. */
+    seed: number | null;
+    /** The job a re-run was last asked for, and its new job (succeeded) or the failure. */
+    lastSource: string | null;
+    started: Media | null;
+    error: string | null;
+  };
+}
+
+export type JobHistoryEvent =
+  | { type: 'history.filter'; change: HistoryFilterChange }
+  | { type: 'history.type'; q: string }
+  | { type: 'history.clear' }
+  | { type: 'history.loadMore' }
+  | { type: 'history.retry' }
+  | { type: 'history.rerun'; mediaId: string }
+  /** The same job with a new seed (image jobs that recorded one). */
+  | { type: 'history.vary'; mediaId: string }
+  | { type: 'history.dismissRerun' };
+
+interface PageAnswer {
+  items: Media[];
+  nextStartKeys: string | null;
+}
+
+/** Items of `more` not already listed, after `items` (a page boundary can repeat one). */
+const appendNew = (items: Media[], more: Media[]): Media[] => {
+  const seen = new Set(items.map((item) => item.id));
+  return [...items, ...more.filter((item) => !seen.has(item.id))];
+};
+
+const changed = (filters: HistoryFilters, change: HistoryFilterChange): HistoryFilters => {
+  const next = { ...filters, ...change };
+  if (change.tool !== undefined && change.tool !== filters.tool && change.option === undefined) next.option = null;
+  return next;
+};
+
+/**
+ * The History page (issue 21 item 1): the person's jobs from the server, whichever device ran
+ * them. Two regions:
+ * - list: loading → ready | empty | failed; ready ⇄ loadingMore (next_start_keys, appended; a
+ *   failure keeps the items and shows beside "Load more"); a filter change loads the first page
+ *   again at once, typed prompt text after HISTORY_SEARCH_DEBOUNCE_MS (`debouncing`). Leaving a
+ *   state stops its call, so an older answer never lands over a newer one.
+ * - rerun: idle → running (POST media/{id}/rerun of an ended job, with a fresh Idempotency-Key per press) → idle,
+ *   the new job handed to the jobs registry (`jobs.track`), or the server's message (SPEC §8).
+ */
+export const jobHistoryMachine = setup({
+  types: {
+    context: {} as JobHistoryContext,
+    events: {} as JobHistoryEvent,
+    input: {} as JobHistoryInput,
+  },
+  actors: {
+    loadPage: fromPromise<PageAnswer, { search: JobSearch }>(({ input, signal }) => searchJobs(input.search, { signal })),
+    rerunJob: fromPromise<Media, { mediaId: string; idempotencyKey: string; seed: number | null }>(({ input, signal }) =>
+      rerunJob(input.mediaId, input.idempotencyKey, { signal, ...(input.seed === null ? {} : { seed: input.seed }) }),
+    ),
+  },
+  delays: {
+    searchDelay: HISTORY_SEARCH_DEBOUNCE_MS,
+  },
+  guards: {
+    hasMore: ({ context }) => context.nextStartKeys !== null,
+    pageIsEmpty: (_, params: { page: PageAnswer }) => params.page.items.length === 0,
+  },
+  actions: {
+    changeFilters: assign(({ context, event }) => {
+      assertEvent(event, 'history.filter');
+      const filters = changed(context.filters, event.change);
+      return { filters, applied: filters };
+    }),
+    typeQuery: assign(({ context, event }) => {
+      assertEvent(event, 'history.type');
+      return { filters: { ...context.filters, q: event.q } };
+    }),
+    applyQuery: assign(({ context }) => ({ applied: context.filters })),
+    clearFilters: assign({ filters: EMPTY_HISTORY_FILTERS, applied: EMPTY_HISTORY_FILTERS }),
+    storeFirstPage: assign((_, params: { page: PageAnswer }) => ({
+      items: params.page.items,
+      nextStartKeys: params.page.nextStartKeys,
+      error: null,
+    })),
+    appendPage: assign(({ context }, params: { page: PageAnswer }) => ({
+      items: appendNew(context.items, params.page.items),
+      nextStartKeys: params.page.nextStartKeys,
+      error: null,
+    })),
+    setError: assign((_, params: { error: unknown }) => ({ error: errorMessageOf(params.error) })),
+    clearError: assign({ error: null }),
+    startRerun: assign(({ event }) => {
+      assertEvent(event, ['history.rerun', 'history.vary']);
+      const seed = event.type === 'history.vary' ? randomSeed() : null;
+      return {
+        rerun: { mediaId: event.mediaId, idempotencyKey: newIdempotencyKey(), seed, lastSource: event.mediaId, started: null, error: null },
+      };
+    }),
+    /** The new job goes to the registry, which polls it, lists it in the jobs panel and refreshes the balance. */
+    rerunStarted: enqueueActions(({ context, enqueue }, params: { media: Media }) => {
+      enqueue.assign({ rerun: { ...context.rerun, mediaId: null, idempotencyKey: null, seed: null, started: params.media, error: null } });
+      if (context.jobs) enqueue.sendTo(context.jobs, { type: 'jobs.track', media: params.media });
+    }),
+    rerunFailed: assign(({ context }, params: { error: unknown }) => ({
+      rerun: { ...context.rerun, mediaId: null, idempotencyKey: null, seed: null, started: null, error: errorMessageOf(params.error) },
+    })),
+    dismissRerun: assign(({ context }) => ({ rerun: { ...context.rerun, lastSource: null, started: null, error: null } })),
+  },
+}).createMachine({
+  id: 'jobHistory',
+  context: ({ input }) => ({
+    filters: EMPTY_HISTORY_FILTERS,
+    applied: EMPTY_HISTORY_FILTERS,
+    items: [],
+    nextStartKeys: null,
+    error: null,
+    jobs: input.jobs,
+    rerun: { mediaId: null, idempotencyKey: null, seed: null, lastSource: null, started: null, error: null },
+  }),
+  type: 'parallel',
+  states: {
+    list: {
+      initial: 'loading',
+      on: {
+        'history.filter': { target: '.loading', reenter: true, actions: 'changeFilters' },
+        'history.clear': { target: '.loading', reenter: true, actions: 'clearFilters' },
+        'history.type': { target: '.debouncing', reenter: true, actions: 'typeQuery' },
+      },
+      states: {
+        loading: {
+          invoke: {
+            src: 'loadPage',
+            input: ({ context }) => ({ search: jobSearchOf(context.applied) }),
+            onDone: [
+              {
+                guard: { type: 'pageIsEmpty', params: ({ event }) => ({ page: event.output }) },
+                target: 'empty',
+                actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) },
+              },
+              { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) } },
+            ],
+            onError: { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        ready: {
+          on: {
+            'history.loadMore': { guard: 'hasMore', target: 'loadingMore', actions: 'clearError' },
+          },
+        },
+        /** The first page came back with nothing: no jobs (or none matching the filters). */
+        empty: {},
+        loadingMore: {
+          invoke: {
+            src: 'loadPage',
+            input: ({ context }) => ({ search: jobSearchOf(context.applied, context.nextStartKeys) }),
+            onDone: { target: 'ready', actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) } },
+            // The items shown stay; the error shows beside "Load more", which tries again.
+            onError: { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        failed: {
+          on: { 'history.retry': { target: 'loading', actions: 'clearError' } },
+        },
+        /** Typing the prompt text: the search starts once the typing pauses. */
+        debouncing: {
+          after: { searchDelay: { target: 'loading', actions: 'applyQuery' } },
+        },
+      },
+    },
+    rerun: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'history.rerun': { target: 'running', actions: 'startRerun' },
+            'history.vary': { target: 'running', actions: 'startRerun' },
+            'history.dismissRerun': { actions: 'dismissRerun' },
+          },
+        },
+        running: {
+          invoke: {
+            src: 'rerunJob',
+            input: ({ context }) => ({ mediaId: context.rerun.mediaId ?? '', idempotencyKey: context.rerun.idempotencyKey ?? '', seed: context.rerun.seed }),
+            onDone: { target: 'idle', actions: { type: 'rerunStarted', params: ({ event }) => ({ media: event.output }) } },
+            onError: { target: 'idle', actions: { type: 'rerunFailed', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+      },
+    },
+  },
+});

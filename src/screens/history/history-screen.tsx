@@ -1,0 +1,250 @@
+import { Alert, Anchor, Badge, Button, Container, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { Link } from 'react-router-dom';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { useCanInspect } from '@/components/inspector/use-can-inspect';
+import { JobsActorContext } from '@/components/jobs/jobs-context';
+import { SessionActorContext } from '@/components/session/session-context';
+import { HISTORY_TEXTS } from '@/config/history-texts';
+import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
+import { ROUTES } from '@/config/routes';
+import { formatDateTime } from '@/lib/format';
+import { inspect } from '@/lib/inspection/hub';
+import { selectAssetTools, selectMediaTools } from '@/machines/app-config/app-config.selectors';
+import { selectSignInUndecided } from '@/machines/credits-page/credits-page.selectors';
+import { JOB_SEARCH_STATUS_LABELS, jobHistoryMachine, type Media } from '@/machines/job-history/job-history.machine';
+import {
+  selectHistoryError,
+  selectHistoryHasMore,
+  selectHistoryItems,
+  selectHistoryLoadingMore,
+  selectCanRerun,
+  selectHistoryStatus,
+  selectRerunningId,
+  selectRerunOutcome,
+} from '@/machines/job-history/job-history.selectors';
+import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
+import { HistoryFilters } from '@/screens/history/history-filters';
+import { JobParametersModal } from '@/screens/history/job-parameters-modal';
+import { inspectPath, modelLabel, promptOf, remixPath, seedOf, shortened, STATUS_COLORS, statusOf } from '@/screens/history/history-view';
+
+type HistoryRef = ActorRefFrom<typeof jobHistoryMachine>;
+
+/** Tools whose jobs can be run again once ended (an upload is not a job to repeat). */
+const RERUNNABLE: ReadonlySet<string> = new Set(JOB_TOOLS.map((tool) => tool.slug));
+
+/** One job of the list: what it was, how it went, and what can be done with it. */
+function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef; media: Media; onShowParameters: (media: Media) => void }) {
+  const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
+  const mediaTools = AppConfigActorContext.useSelector(selectMediaTools);
+  const rerunning = useSelector(history, selectRerunningId);
+  const canRerun = useSelector(history, selectCanRerun);
+  const mayInspect = useCanInspect();
+  const tool = jobToolOf(media.tool).title;
+  const status = statusOf(media);
+  const prompt = promptOf(media);
+  const remix = remixPath(media);
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" fw={600}>
+        {tool}
+      </Table.Th>
+      <Table.Td>{modelLabel(media.option, assetTools, mediaTools)}</Table.Td>
+      <Table.Td>
+        <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none' }}>
+          {JOB_SEARCH_STATUS_LABELS[status]}
+        </Badge>
+      </Table.Td>
+      <Table.Td title={prompt ?? undefined}>{prompt ? shortened(prompt) : HISTORY_TEXTS.noPrompt}</Table.Td>
+      <Table.Td>{seedOf(media) ?? HISTORY_TEXTS.noPrompt}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{HISTORY_TEXTS.cost(media.cost, media.refunded)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(media.created_at)}</Table.Td>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Button size="compact-sm" variant="default" aria-label={HISTORY_TEXTS.parametersOf(tool)} onClick={() => onShowParameters(media)}>
+            {HISTORY_TEXTS.parameters}
+          </Button>
+          {RERUNNABLE.has(media.tool) && status !== 'live' && (
+            <Button
+              size="compact-sm"
+              variant="light"
+              aria-label={HISTORY_TEXTS.rerunLabel(tool)}
+              loading={rerunning === media.id}
+              disabled={!canRerun}
+              onClick={() => history.send({ type: 'history.rerun', mediaId: media.id })}
+            >
+              {HISTORY_TEXTS.rerun}
+            </Button>
+          )}
+          {RERUNNABLE.has(media.tool) && status !== 'live' && media.kind === 'image' && (
+            <Button
+              size="compact-sm"
+              variant="light"
+              aria-label={HISTORY_TEXTS.varyLabel(tool)}
+              disabled={!canRerun}
+              onClick={() => history.send({ type: 'history.vary', mediaId: media.id })}
+            >
+              {HISTORY_TEXTS.vary}
+            </Button>
+          )}
+          {remix && (
+            <Anchor component={Link} to={remix} size="sm" aria-label={HISTORY_TEXTS.remixLabel(tool)}>
+              {HISTORY_TEXTS.remix}
+            </Anchor>
+          )}
+          {mayInspect && (
+            <Anchor component={Link} to={inspectPath(media)} size="sm" aria-label={HISTORY_TEXTS.inspectLabel(tool)}>
+              {HISTORY_TEXTS.inspect}
+            </Anchor>
+          )}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** How the last Re-run went: the new job is in the jobs panel, or the server's message. */
+function RerunOutcome({ history }: { history: HistoryRef }) {
+  const outcome = useSelector(history, selectRerunOutcome, shallowEqual);
+  if (!outcome) return null;
+  const dismiss = () => history.send({ type: 'history.dismissRerun' });
+  return outcome.error !== null ? (
+    <Alert color="red" role="alert" withCloseButton onClose={dismiss} closeButtonLabel={HISTORY_TEXTS.close}>
+      {HISTORY_TEXTS.rerunFailed} {outcome.error}
+    </Alert>
+  ) : (
+    <Alert color="green" role="status" withCloseButton onClose={dismiss} closeButtonLabel={HISTORY_TEXTS.close}>
+      {HISTORY_TEXTS.rerunStarted(jobToolOf(outcome.started?.tool ?? '').title)}
+    </Alert>
+  );
+}
+
+const COLUMNS = HISTORY_TEXTS.columns;
+
+/** The list: loading placeholders, a failure with a retry, an empty state, or the jobs and "Load more". */
+function HistoryList({ history }: { history: HistoryRef }) {
+  const status = useSelector(history, selectHistoryStatus);
+  const items = useSelector(history, selectHistoryItems);
+  const hasMore = useSelector(history, selectHistoryHasMore);
+  const loadingMore = useSelector(history, selectHistoryLoadingMore);
+  const error = useSelector(history, selectHistoryError);
+  const [shown, setShown] = useState<Media | null>(null);
+
+  if (status === 'loading') {
+    return (
+      <Stack gap="xs" role="status" aria-label={HISTORY_TEXTS.loading} aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} height={36} radius="sm" />
+        ))}
+      </Stack>
+    );
+  }
+  if (status === 'failed') {
+    return (
+      <Alert color="red" title={HISTORY_TEXTS.failed} role="alert">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{error}</Text>
+          <Button variant="default" size="xs" onClick={() => history.send({ type: 'history.retry' })}>
+            {HISTORY_TEXTS.retry}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (status === 'empty' || status === 'empty-filtered') {
+    return (
+      <Stack gap={4} role="status">
+        <Text fw={600}>{status === 'empty' ? HISTORY_TEXTS.empty : HISTORY_TEXTS.emptyFiltered}</Text>
+        {status === 'empty' && <Text c="dimmed">{HISTORY_TEXTS.emptyHint}</Text>}
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={900}>
+        <Table striped highlightOnHover aria-label={HISTORY_TEXTS.tableLabel}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{COLUMNS.tool}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.model}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.status}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.prompt}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.seed}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.cost}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.created}</Table.Th>
+              <Table.Th scope="col">{COLUMNS.actions}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((media) => (
+              <HistoryRow key={media.id} history={history} media={media} onShowParameters={setShown} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {error && (
+        <Text c="red" size="sm" role="alert">
+          {HISTORY_TEXTS.moreFailed} {error}
+        </Text>
+      )}
+      {hasMore && (
+        <Group justify="center">
+          <Button variant="light" loading={loadingMore} onClick={() => history.send({ type: 'history.loadMore' })}>
+            {error ? HISTORY_TEXTS.retry : HISTORY_TEXTS.loadMore}
+          </Button>
+        </Group>
+      )}
+      <JobParametersModal media={shown} onClose={() => setShown(null)} />
+    </Stack>
+  );
+}
+
+/** The signed-in person's History: one machine per person, handed the jobs registry for re-runs. */
+function History() {
+  const jobs = JobsActorContext.useActorRef();
+  const history = useActorRef(jobHistoryMachine, { id: 'jobHistory', input: { jobs }, inspect });
+  return (
+    <Stack gap="md">
+      <HistoryFilters history={history} />
+      <RerunOutcome history={history} />
+      <HistoryList history={history} />
+    </Stack>
+  );
+}
+
+/**
+ * /history (issue 21 item 1, "Jobs from any device"): every job the person ran, on any device,
+ * from the server: filters, the list paged by next_start_keys, each job's exact parameters,
+ * Re-run, Remix and Inspect. Signed out: a prompt to sign in and no calls.
+ */
+export function HistoryScreen() {
+  const deciding = SessionActorContext.useSelector(selectSignInUndecided);
+  const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
+  const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  return (
+    <Container size="xl" py="xl">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={1}>{HISTORY_TEXTS.title}</Title>
+          <Text c="dimmed">{HISTORY_TEXTS.intro}</Text>
+        </Stack>
+        {deciding ? (
+          <Skeleton height={120} radius="md" aria-hidden="true" />
+        ) : signedIn ? (
+          <History key={userId ?? ''} />
+        ) : (
+          <Paper withBorder p="lg" radius="md">
+            <Stack gap="xs" align="flex-start">
+              <Text>{HISTORY_TEXTS.signIn}</Text>
+              <Button component={Link} to={ROUTES.authentication}>
+                {HISTORY_TEXTS.signInButton}
+              </Button>
+            </Stack>
+          </Paper>
+        )}
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,199 @@
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { API, fakeApi } from '../msw/handlers';
+import { answer, detail } from '../msw/data';
+import { addMedia, fakeMedia, type FakeMediaRecord } from '../msw/media';
+import { server } from '../msw/server';
+import { fireEvent, renderApp, screen, userEvent, waitFor, within } from '../test-utils';
+import { PAGE_LOAD, setUpJobTests } from './generation-helpers';
+import { alice, signedInAs } from './session-helpers';
+
+const user = userEvent.setup();
+
+setUpJobTests();
+
+/** A past Text to Image job of the person's. */
+const pastJob = (n: number, overrides: Partial<FakeMediaRecord> = {}): FakeMediaRecord =>
+  addMedia({
+    id: `past-${n}`,
+    tool: 'text-to-image',
+    status: 'success_image',
+    progress: 100,
+    option: 'Flux1.1Pro',
+    cost: 4,
+    args: { prompt: `a red fox number ${n}`, option: 'Flux1.1Pro', aspect_ratio: '16:9', seed: 1000 + n },
+    created_at: `2025-01-0${n}T10:00:00.000Z`,
+    ...overrides,
+  });
+
+/**
+ * GET media as the server answers the History page (and the jobs registry's `status=live` ask):
+ * every query recorded; `pages` answer the page after each `next_start_keys`.
+ */
+function historyServer(pages: Record<string, { ids: string[]; next: string | null }>) {
+  const queries: URLSearchParams[] = [];
+  server.use(
+    http.get(`${API}/media`, ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      if (params.get('status') === 'live') {
+        return answer({ items: [...fakeMedia.media.values()].filter((media) => /^(queue|processing)/.test(media.status)), next_start_keys: null });
+      }
+      queries.push(params);
+      const found = pages[params.get('next_start_keys') ?? 'first'] ?? { ids: [], next: null };
+      return answer({ items: found.ids.map((id) => fakeMedia.media.get(id)), next_start_keys: found.next });
+    }),
+  );
+  return { queries, last: () => queries.at(-1) ?? new URLSearchParams() };
+}
+
+const table = () => screen.getByRole('table', { name: 'Your jobs' });
+const balance = () => within(screen.getByRole('banner')).getByLabelText('Credit balance');
+
+async function openHistory() {
+  await signedInAs(alice);
+  renderApp('/history');
+  await screen.findByRole('heading', { level: 1, name: 'History' }, PAGE_LOAD);
+}
+
+describe('the History page', () => {
+  it('lists the person’s jobs with their tool, model, status, prompt, seed, cost and parameters', async () => {
+    pastJob(1);
+    pastJob(2, { status: 'failed', refunded: true, option: 'Seedream', args: { prompt: 'a cat', option: 'Seedream', seed: 7 } });
+    historyServer({ first: { ids: ['past-2', 'past-1'], next: null } });
+    await openHistory();
+
+    const rows = within(await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD)).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByRole('rowheader')).toHaveTextContent('Text to Image');
+    expect(rows[1]).toHaveTextContent('Seedream');
+    expect(rows[1]).toHaveTextContent('Failed');
+    expect(rows[1]).toHaveTextContent('a cat');
+    expect(rows[1]).toHaveTextContent('4 credits (refunded)');
+    expect(rows[2]).toHaveTextContent('Flux 1.1 Pro');
+    expect(rows[2]).toHaveTextContent('Succeeded');
+    expect(rows[2]).toHaveTextContent('1001');
+
+    await user.click(within(rows[2]!).getByRole('button', { name: 'Parameters of the Text to Image job' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Text to Image job parameters' });
+    for (const [name, value] of [
+      ['aspect_ratio', '16:9'],
+      ['option', 'Flux1.1Pro'],
+      ['prompt', 'a red fox number 1'],
+      ['seed', '1001'],
+    ]) {
+      expect(within(dialog).getByRole('rowheader', { name }).closest('tr')).toHaveTextContent(`${name}${value}`);
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('sends each filter as GET media’s query, the prompt text once typing pauses', async () => {
+    pastJob(1);
+    const { last } = historyServer({ first: { ids: ['past-1'], next: null } });
+    await openHistory();
+    await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD);
+    expect(last().get('sort')).toBe('newest');
+    expect(last().get('limit')).toBe('20');
+
+    await user.click(screen.getByRole('combobox', { name: 'Tool' }));
+    await user.click(await screen.findByRole('option', { name: 'Text to Image' }));
+    await waitFor(() => expect(last().get('tool')).toBe('text-to-image'));
+    await user.click(screen.getByRole('combobox', { name: 'Model' }));
+    await user.click(await screen.findByRole('option', { name: 'Flux 1.1 Pro' }));
+    await waitFor(() => expect(last().get('option')).toBe('Flux1.1Pro'));
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Succeeded' }));
+    await waitFor(() => expect(last().get('status')).toBe('succeeded'));
+    await user.type(screen.getByRole('textbox', { name: 'Seed' }), '1001');
+    await waitFor(() => expect(last().get('seed')).toBe('1001'));
+    await user.type(screen.getByRole('textbox', { name: 'Cost from' }), '2');
+    await user.type(screen.getByRole('textbox', { name: 'Cost up to' }), '8');
+    await waitFor(() => expect([last().get('cost_min'), last().get('cost_max')]).toEqual(['2', '8']));
+    fireEvent.change(screen.getByLabelText('Created from'), { target: { value: '2025-01-01' } });
+    await waitFor(() => expect(last().get('from')).toBe('2025-01-01'));
+    await user.click(screen.getByRole('combobox', { name: 'Sort' }));
+    await user.click(await screen.findByRole('option', { name: 'Oldest first' }));
+    await waitFor(() => expect(last().get('sort')).toBe('oldest'));
+
+    await user.type(screen.getByRole('searchbox', { name: 'Prompt text' }), 'red fox');
+    await waitFor(() => expect(last().get('q')).toBe('red fox'));
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect([...last().keys()].sort()).toEqual(['limit', 'sort']));
+  });
+
+  it('loads the next page with next_start_keys', async () => {
+    for (const n of [1, 2, 3]) pastJob(n);
+    const { queries } = historyServer({ first: { ids: ['past-3', 'past-2'], next: 'page-2' }, 'page-2': { ids: ['past-1'], next: null } });
+    await openHistory();
+    await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD);
+    expect(within(table()).getAllByRole('row')).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(4));
+    expect(queries.at(-1)?.get('next_start_keys')).toBe('page-2');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('says so when there are no jobs, or none match', async () => {
+    historyServer({});
+    await openHistory();
+    expect(await screen.findByText('No jobs yet', undefined, PAGE_LOAD)).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Failed' }));
+    expect(await screen.findByText('No jobs match these filters')).toBeInTheDocument();
+  });
+
+  it('Re-run starts the same job again: the jobs panel follows it and the balance goes down', async () => {
+    pastJob(1);
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    const reruns: { id: string; key: string | null }[] = [];
+    server.use(
+      http.post(`${API}/media/:id/rerun`, ({ request, params }) => {
+        const source = fakeMedia.media.get(String(params.id));
+        if (!source) return detail(404, 'Media not found');
+        reruns.push({ id: source.id, key: request.headers.get('Idempotency-Key') });
+        fakeApi.credits -= source.cost;
+        const again = addMedia({ id: 'past-1-again', tool: source.tool, option: source.option, cost: source.cost, args: source.args, status: 'queue_source' });
+        return answer(again);
+      }),
+    );
+    await openHistory();
+    await waitFor(() => expect(balance()).toHaveTextContent('100 credits'), PAGE_LOAD);
+    await user.click(await screen.findByRole('button', { name: 'Re-run the Text to Image job with the same parameters' }, PAGE_LOAD));
+
+    expect(await screen.findByText('Text to Image started again: follow it in the jobs panel.')).toBeInTheDocument();
+    expect(reruns).toEqual([{ id: 'past-1', key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    await waitFor(() => expect(balance()).toHaveTextContent('96 credits'));
+    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: /^Jobs, / }));
+    const panel = await screen.findByRole('dialog', { name: 'Jobs' });
+    expect(await within(panel).findByRole('listitem', { name: /^Text to Image, / })).toBeInTheDocument();
+  });
+
+  it('a refused Re-run shows the server’s message', async () => {
+    pastJob(1);
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    server.use(http.post(`${API}/media/:id/rerun`, () => detail(402, 'Not enough credits: this costs 4 credits and you have 0.')));
+    await openHistory();
+    await user.click(await screen.findByRole('button', { name: 'Re-run the Text to Image job with the same parameters' }, PAGE_LOAD));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The job could not be run again: Not enough credits: this costs 4 credits and you have 0.',
+    );
+  });
+
+  it('Remix links to the tool with the job; a running job offers no Re-run', async () => {
+    pastJob(1, { status: 'processing_source', progress: 40 });
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    await openHistory();
+    const remix = await screen.findByRole('link', { name: 'Remix the Text to Image job: open Text to Image with its parameters' }, PAGE_LOAD);
+    expect(remix).toHaveAttribute('href', '/ai-image/text-to-image?remix=past-1');
+    expect(screen.queryByRole('button', { name: /^Re-run/ })).not.toBeInTheDocument();
+    expect(within(table()).getByText('Running')).toBeInTheDocument();
+  });
+
+  it('asks a signed-out visitor to sign in, and asks the server nothing', async () => {
+    const { queries } = historyServer({});
+    renderApp('/history');
+    expect(await screen.findByText('Sign in to see your jobs.', undefined, PAGE_LOAD)).toBeInTheDocument();
+    expect(queries).toEqual([]);
+  });
+});
