@@ -175,3 +175,24 @@ describe('the job log keeper', () => {
     expect(kept['job-9']).toBeUndefined();
   });
 });
+
+describe('the kept paths’ list', () => {
+  it('names a job’s last state as a person reads it', () => {
+    const now = Date.now();
+    const log = (actorId: string, to: unknown): SavedJobLog => ({
+      actorId,
+      machineId: 'generationJob',
+      mediaId: null,
+      firstAt: now,
+      savedAt: now,
+      pageId: 'p',
+      records: [{ seq: 1, time: now, actorId, sessionId: 's', machineId: 'generationJob', type: 'snapshot', to: to as never }],
+    });
+    const summaries = savedJobSummaries({ a: log('a', { polling: 'waiting' }), b: log('b', 'succeeded'), c: log('c', { run: { step: 'one' }, ui: 'idle' }) }, now);
+    expect(Object.fromEntries(summaries.map((summary) => [summary.actorId, summary.lastState]))).toEqual({
+      a: 'polling.waiting',
+      b: 'succeeded',
+      c: 'run.step.one, ui.idle',
+    });
+  });
+});

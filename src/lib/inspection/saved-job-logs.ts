@@ -27,7 +27,16 @@ export function checkedRecords(records: unknown): InspectionRecord[] | null {
   return parsed.data.map((record, index) => ({ ...record, seq: index + 1 }));
 }
 
-const stateText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+/** A state value as a person reads it: "succeeded", "polling.waiting" (parallel regions joined by ", "). */
+function stateText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, child]) => (child && (typeof child === 'string' || typeof child === 'object') ? `${key}.${stateText(child)}` : key))
+      .join(', ');
+  }
+  return JSON.stringify(value ?? null);
+}
 
 /** The kept paths, newest first; ones that do not read back are left out. */
 export function savedJobSummaries(stored: unknown, now: number): SavedJobSummary[] {

@@ -48,12 +48,12 @@ function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef;
   const remix = remixPath(media);
   return (
     <Table.Tr>
-      <Table.Th scope="row" fw={600}>
+      <Table.Th scope="row" fw={600} style={{ whiteSpace: 'nowrap' }}>
         {tool}
       </Table.Th>
       <Table.Td>{modelLabel(media.option, assetTools, mediaTools)}</Table.Td>
-      <Table.Td>
-        <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none' }}>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none', overflow: 'visible' }}>
           {JOB_SEARCH_STATUS_LABELS[status]}
         </Badge>
       </Table.Td>
@@ -163,7 +163,8 @@ function HistoryList({ history }: { history: HistoryRef }) {
   }
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={900}>
+      {/* Wide enough for every action of a row on one line; narrower screens scroll it sideways. */}
+      <Table.ScrollContainer minWidth={1240}>
         <Table striped highlightOnHover aria-label={HISTORY_TEXTS.tableLabel}>
           <Table.Thead>
             <Table.Tr>

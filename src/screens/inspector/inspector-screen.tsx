@@ -277,7 +277,7 @@ function Inspector({ preselectActorId, preselectMediaId }: { preselectActorId: s
                 onFindNext={(back) => send({ type: 'inspector.findNext', back })}
               />
             )}
-            <SimpleGrid cols={{ base: 1, xl: chartKind === 'both' ? 2 : 1 }} spacing="sm">
+            <SimpleGrid cols={{ base: 1, lg: chartKind === 'both' ? 2 : 1 }} spacing="sm">
               {/* Hidden, not unmounted, under the sequence: the chart keeps its scroll and zoom. */}
               <Paper ref={chartView} withBorder p="xs" style={{ overflow: 'auto', maxHeight: '60vh', display: showChart ? undefined : 'none' }}>
                 {diagramStatus === 'idle' && <Text c="dimmed">{INSPECTOR_TEXTS.noMachine}</Text>}
