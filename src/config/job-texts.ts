@@ -149,6 +149,9 @@ export const TOOL_TEXTS = {
   notRefunded: 'Not refunded',
   /** Issue 21 item 7: the seed a job's model was given. */
   seed: (seed: number): string => `Seed ${seed}`,
+  seedLabel: 'Seed (optional)',
+  seedHint: 'Empty: one is chosen for you. A result’s seed (shown on it) makes the same picture again.',
+  seedInvalid: (max: number): string => `Seed must be a whole number from 0 to ${max}, or empty.`,
   upload: {
     drop: (kind: string): string => `Drop ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} here or choose a file`,
     choose: 'Choose file',

@@ -86,6 +86,7 @@ test('a job followed and cancelled from a second browser; History searches, re-r
   await expect(page).toHaveURL(/\/ai-image\/text-to-image\?remix=/);
   await expect(page.getByText('Filled in from a previous job — check and press Generate')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(prompt);
+  await expect(page.getByRole('textbox', { name: 'Seed (optional)' })).toHaveValue(/^\d+$/);
 
   expect(errors).toEqual([]);
   expect(secondErrors).toEqual([]);

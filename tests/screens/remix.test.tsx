@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REMIX_TEXTS } from '@/config/history-texts';
-import { defaultFormValues, remixFill } from '@/screens/tools/generation-form';
+import { defaultFormValues, generationFields, generationFormSchema, remixFill } from '@/screens/tools/generation-form';
+import { SEED_MAX } from '@/config/limits';
 import { generationToolBySlug } from '@/config/generation-tools';
 import { addMedia, fakeMedia } from '../msw/media';
 import { renderApp, screen, userEvent, waitFor } from '../test-utils';
@@ -91,5 +92,33 @@ describe('remixFill', () => {
     const current = defaultFormValues(spec, [{ value: 'A' }]);
     const fill = remixFill(spec, { args: { option: 'Gone', aspect_ratio: 'nope', duration: 'x' }, image_urls: [] }, [{ value: 'A' }], current);
     expect(fill.values).toEqual(current);
+  });
+});
+
+describe('the seed of an image tool (issue 21 item 7)', () => {
+  const textToImage = generationToolBySlug('text-to-image');
+  const speech = generationToolBySlug('text-to-speech');
+  if (!textToImage || !speech) throw new Error('no tool');
+
+  it('Remix fills in the job’s seed; a tool without seeds keeps its form as it was', () => {
+    const current = defaultFormValues(textToImage, [{ value: 'A' }]);
+    expect(current.seed).toBe('');
+    expect(remixFill(textToImage, { args: { option: 'A' }, image_urls: [], seed: 1234 }, [{ value: 'A' }], current).values.seed).toBe('1234');
+    expect(remixFill(textToImage, { args: { option: 'A' }, image_urls: [], seed: null }, [{ value: 'A' }], current).values.seed).toBe('');
+    const speechValues = defaultFormValues(speech, [{ value: 'A' }]);
+    expect(remixFill(speech, { args: {}, image_urls: [], seed: 5 }, [{ value: 'A' }], speechValues).values.seed).toBe('');
+  });
+
+  it('is sent when typed, left out when empty, and checked', () => {
+    const values = { ...defaultFormValues(textToImage, [{ value: 'Seedream' }]), prompt: 'a kite' };
+    expect(generationFields(textToImage, undefined, [], values)).not.toHaveProperty('seed');
+    expect(generationFields(textToImage, undefined, [], { ...values, seed: ' 42 ' }).seed).toBe('42');
+    const schema = generationFormSchema(textToImage, undefined, []);
+    expect(schema.safeParse({ ...values, seed: '42' }).success).toBe(true);
+    for (const bad of ['-1', '1.5', 'abc', String(SEED_MAX + 1)]) {
+      const result = schema.safeParse({ ...values, seed: bad });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(`Seed must be a whole number from 0 to ${SEED_MAX}, or empty.`);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { endpointFor, type ChoiceSpec, type GenerationToolSpec, type ImageInputS
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
+import { SEED_MAX } from '@/config/limits';
 import { DEFAULT_VOICE } from '@/config/voices';
 import type { PromptPurpose } from '@/machines/prompt-helper/prompt-helper.machine';
 
@@ -51,7 +52,16 @@ export interface GenerationFormValues {
   order_indices: Record<string, number>;
   /** The chosen value per choice field (effect, enhance_mode, mode); absent → the first option. */
   choices: Partial<Record<string, string>>;
+  /** Image tools (issue 21 item 7): a seed to make a result again; '' → the request's own. */
+  seed: string;
 }
+
+/** Image tools take a seed (issue 21 item 7): a result's seed makes the same picture again. */
+export const seedShown = (spec: Pick<GenerationToolSpec, 'kind'>): boolean => spec.kind === 'image';
+
+/** A seed as typed: '' (none) or a whole number from 0 to SEED_MAX. */
+const SEED_PATTERN = /^\d{1,10}$/;
+export const seedValid = (seed: string): boolean => seed.trim() === '' || (SEED_PATTERN.test(seed.trim()) && Number(seed.trim()) <= SEED_MAX);
 
 /**
  * One entry of a tool page's model list. `model` is the model whose flags and value the rules and
@@ -274,8 +284,10 @@ export function generationFormSchema(
       order_indices: z.record(z.string(), z.number().int().min(0)),
       // A choice left as it is has no value yet (its first option applies).
       choices: z.record(z.string(), z.string().optional()),
+      seed: z.string(),
     })
     .superRefine((values, context) => {
+      if (seedShown(spec) && !seedValid(values.seed)) context.addIssue({ code: 'custom', path: ['seed'], message: TOOL_TEXTS.seedInvalid(SEED_MAX) });
       const need = promptNeed(spec, model, audioGiven(slots, values.pictures));
       if (need === 'required' && values.prompt.trim() === '') {
         context.addIssue({ code: 'custom', path: ['prompt'], message: promptMessage });
@@ -317,6 +329,7 @@ export function defaultFormValues(
     // added later get theirs from PictureSlot.defaultOrderIndex).
     order_indices: spec.orderIndices ? { 'image_urls-1': 0 } : {},
     choices: {},
+    seed: '',
   };
 }
 
@@ -358,6 +371,7 @@ export function generationFields(
   }
   if (repeated.length > 0) fields.image_urls = repeated;
   if (spec.orderIndices && orderIndices.length > 0) fields.order_indices = orderIndices;
+  if (seedShown(spec) && values.seed.trim() !== '') fields.seed = values.seed.trim();
   if (spec.asyncMode) fields.async_mode = 'true';
   return fields;
 }
@@ -384,6 +398,8 @@ export function promptHelperPurpose(spec: GenerationToolSpec): PromptPurpose {
 export interface RemixSource {
   args: Readonly<Record<string, unknown>>;
   image_urls: readonly string[];
+  /** The seed its model was given (issue 21 item 7). */
+  seed?: number | null;
 }
 
 /** What Remix fills in: the form values, the input URLs per slot key, and the slots added beyond a repeated field's minimum. */
@@ -423,6 +439,7 @@ export function remixFill(
   if (ratio && spec.aspectRatios?.some((candidate) => candidate === ratio)) values.aspect_ratio = ratio;
   const voice = argText(args, 'voice');
   if (voice) values.voice = voice;
+  if (seedShown(spec) && typeof source.seed === 'number') values.seed = String(source.seed);
   const duration = Number(args.duration);
   if (spec.duration && args.duration !== undefined && Number.isFinite(duration)) values.duration = duration;
   for (const choice of spec.choices ?? []) {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, Paper, Select, Stack } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
@@ -36,6 +36,7 @@ import {
   promptHelperPurpose,
   promptNeed,
   remixFill,
+  seedShown,
   shownChoices,
   submitEndpoint,
   UPLOAD_PAGES,
@@ -355,6 +356,24 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
                   allowDeselect={false}
                 />
               </WithHelp>
+            )}
+          />
+        )}
+
+        {seedShown(spec) && (
+          <Controller
+            control={control}
+            name="seed"
+            render={({ field, fieldState }) => (
+              <TextInput
+                label={TOOL_TEXTS.seedLabel}
+                description={TOOL_TEXTS.seedHint}
+                inputMode="numeric"
+                value={field.value}
+                onChange={(event) => field.onChange(event.currentTarget.value)}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
             )}
           />
         )}
