@@ -57,13 +57,21 @@ export class InspectorLogError extends Error {
 
 /** Parses an exported log's text; a bad file throws InspectorLogError with a readable reason. */
 export function parseInspectorLog(text: string): InspectorLog {
-  let data: unknown;
+  return checkedFile(inspectorLogSchema, readJsonFile(text));
+}
+
+/** A file's text as JSON; text that is not JSON throws InspectorLogError. */
+export function readJsonFile(text: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new InspectorLogError('it is not JSON');
   }
-  const result = inspectorLogSchema.safeParse(data);
+}
+
+/** The data if it has the schema's shape; else InspectorLogError naming the first thing wrong. */
+export function checkedFile<T>(schema: z.ZodType<T>, data: unknown): T {
+  const result = schema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

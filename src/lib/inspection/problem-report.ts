@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { InspectionRecord } from '@/lib/inspection/hub';
 import { jsonValueSchema } from '@/lib/inspection-record';
 import { REDACTED, SECRET_KEY, toJsonSafe, type JsonValue } from '@/lib/inspection/json-safe';
-import { INSPECTOR_LOG_SCHEMA, InspectorLogError, inspectionMessageSchema, inspectionRecordSchema, inspectorLogSchema, type InspectorLog } from '@/lib/inspection/log-file';
+import {
+  checkedFile,
+  INSPECTOR_LOG_SCHEMA,
+  inspectionMessageSchema,
+  inspectionRecordSchema,
+  inspectorLogSchema,
+  readJsonFile,
+  type InspectorLog,
+} from '@/lib/inspection/log-file';
 
 /**
  * A problem report (issue 22 item 5): one file with the redacted event log of the actors involved,
@@ -135,29 +143,18 @@ export const reportAsLog = (report: ProblemReport): InspectorLog => ({
 });
 
 /**
- * Reads a file the inspector was given: an exported log, or a problem report (replayed from its
- * log). A file that is neither throws InspectorLogError with a readable reason.
+ * What the inspector was given, already parsed from JSON: an exported log, or a problem report
+ * (replayed from its log). Anything else throws InspectorLogError with a readable reason.
  */
-export function parseInspectorFile(text: string): { log: InspectorLog; report: ProblemReport | null } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new InspectorLogError('it is not JSON');
-  }
+export function inspectorFileOf(data: unknown): { log: InspectorLog; report: ProblemReport | null } {
   const isReport = typeof data === 'object' && data !== null && (data as { schema?: unknown }).schema === PROBLEM_REPORT_SCHEMA;
-  const result = isReport ? problemReportSchema.safeParse(data) : inspectorLogSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new InspectorLogError(`${where}${issue?.message ?? 'unknown shape'}`);
-  }
-  if (isReport) {
-    const report = result.data as ProblemReport;
-    return { log: reportAsLog(report), report };
-  }
-  return { log: result.data as InspectorLog, report: null };
+  if (!isReport) return { log: checkedFile(inspectorLogSchema, data), report: null };
+  const report = checkedFile(problemReportSchema, data);
+  return { log: reportAsLog(report), report };
 }
+
+/** A file's text as the inspector reads it (see inspectorFileOf). */
+export const parseInspectorFile = (text: string) => inspectorFileOf(readJsonFile(text));
 
 /** Actors a job talks to whose records belong in its report (the registry, the session and its balance). */
 const JOB_NEIGHBOURS = new Set(['jobs', 'session', 'credits']);

@@ -12,7 +12,7 @@ import { JOB_MACHINE_ID, savedSessionId } from '@/lib/inspection/job-log-keeper'
 import { checkedRecords, savedJobRecords, savedJobSummaries, type SavedJobSummary } from '@/lib/inspection/saved-job-logs';
 import { STORAGE_KEYS } from '@/config/limits';
 import { fetchJobLog, fetchProblemReport, listProblemReports } from '@/services/inspection';
-import { parseInspectorFile } from '@/lib/inspection/problem-report';
+import { inspectorFileOf, parseInspectorFile } from '@/lib/inspection/problem-report';
 import { isLocalMode } from '@/machines/inspector/inspector-access';
 import { readStored } from '@/services/storage';
 import { actorsInRecords, stepCursor, visibleIndices, type ActorSummary, type LogScope } from '@/machines/inspector/inspector-log';
@@ -221,7 +221,7 @@ export const inspectorMachine = setup({
       return parseInspectorFile(text).log;
     }),
     listReports: fromPromise<ProblemReportSummary[]>(async () => (await listProblemReports()).reports),
-    readReport: fromPromise<InspectorLog, { id: string }>(async ({ input }) => parseInspectorFile(JSON.stringify(await fetchProblemReport(input.id))).log),
+    readReport: fromPromise<InspectorLog, { id: string }>(async ({ input }) => inspectorFileOf(await fetchProblemReport(input.id)).log),
     layout: fromPromise<StatechartLayout, { machineId: string }>(({ input }) => layoutOf(input.machineId)),
     readSavedPath: fromPromise<SavedPath, { actorId: string | null; mediaId: string | null; stored: unknown }>(({ input }) => readSavedPath(input)),
   },
