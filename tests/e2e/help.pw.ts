@@ -19,6 +19,9 @@ async function openToolHelp(page: Page, buttonName: string): Promise<Locator> {
   const button = page.getByRole('button', { name: buttonName });
   await button.click();
   await expect(popover(page)).toBeVisible();
+  // The topic's body is its own chunk (issue 22 item 6): the popover is measured as a person reads
+  // it, once the body is there (measured while "Loading…" showed, it had not taken its place yet).
+  await expect(popover(page).getByText('Loading the help topic…')).toBeHidden();
   return button;
 }
 
