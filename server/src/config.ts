@@ -58,6 +58,8 @@ export interface JobEnvironment {
   concurrency?: number;
   /** KINORA_JOB_LEASE_MS: how long a claim lasts without a heartbeat (engine default when unset). */
   leaseMs?: number;
+  /** KINORA_MAX_RUNNING_PER_USER: one person's started jobs at most (engine default when unset; 0: no limit). */
+  maxRunningPerUser?: number;
 }
 
 /** How long a local job takes when KINORA_JOB_DURATION_MS is not set: long enough to watch it progress. */
@@ -72,19 +74,22 @@ function numberFromEnv(name: string, value: string | undefined, fallback: number
 
 /**
  * KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0),
- * KINORA_JOB_CONCURRENCY (4) and KINORA_JOB_LEASE_MS (30000: how soon a job whose worker died is
- * taken over): a bad value stops the server with a readable error.
+ * KINORA_JOB_CONCURRENCY (4), KINORA_JOB_LEASE_MS (30000: how soon a job whose worker died is
+ * taken over) and KINORA_MAX_RUNNING_PER_USER (4: one person's jobs running at once; 0 for no
+ * limit): a bad value stops the server with a readable error.
  */
 export function parseJobEnvironment(env: Readonly<Record<string, string | undefined>>): JobEnvironment {
   const rate = (n: number): boolean => n >= 0 && n <= 1;
   const concurrency = numberFromEnv('KINORA_JOB_CONCURRENCY', env.KINORA_JOB_CONCURRENCY, 0, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1');
   const leaseMs = numberFromEnv('KINORA_JOB_LEASE_MS', env.KINORA_JOB_LEASE_MS, 0, (n) => Number.isInteger(n) && n >= 1000, 'a whole number of milliseconds ≥ 1000');
+  const maxRunning = numberFromEnv('KINORA_MAX_RUNNING_PER_USER', env.KINORA_MAX_RUNNING_PER_USER, -1, (n) => Number.isInteger(n) && n >= 0, 'a whole number ≥ 0 (0: no limit)');
   return {
     durationMs: numberFromEnv('KINORA_JOB_DURATION_MS', env.KINORA_JOB_DURATION_MS, DEFAULT_JOB_DURATION_MS, (n) => n >= 0, 'a number of milliseconds ≥ 0'),
     failureRate: numberFromEnv('KINORA_JOB_FAILURE_RATE', env.KINORA_JOB_FAILURE_RATE, 0, rate, 'between 0 and 1'),
     nsfwRate: numberFromEnv('KINORA_JOB_NSFW_RATE', env.KINORA_JOB_NSFW_RATE, 0, rate, 'between 0 and 1'),
     ...(concurrency > 0 ? { concurrency } : {}),
     ...(leaseMs > 0 ? { leaseMs } : {}),
+    ...(maxRunning >= 0 ? { maxRunningPerUser: maxRunning } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ import { openConfiguredBucket } from './storage/open-bucket.ts';
  * - KINORA_JOB_DURATION_MS (8000), KINORA_JOB_FAILURE_RATE (0), KINORA_JOB_NSFW_RATE (0),
  *   KINORA_JOB_CONCURRENCY (4): how long a generation job processes, the shares of jobs that fail or
  *   are flagged nsfw, and how many run at once. Media files live in `${dataDir}/media`.
+ * - KINORA_MAX_RUNNING_PER_USER (4; 0: no limit): one person's jobs running at once (issue 21
+ *   item 2); their others wait in the queue.
  * - KINORA_RENDER_PROVIDER (`local`), FAL_KEY, KINORA_FAL_QUEUE_URL, KINORA_PUBLIC_URL: generate on
  *   fal.ai instead of the local render engine (server/src/config.ts parseRenderEnvironment). With a
  *   stand-in of fal's queue on this machine, KINORA_PUBLIC_URL defaults to this server's own URL.

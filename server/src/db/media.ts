@@ -25,6 +25,12 @@ export const QUEUE_STATUSES: readonly string[] = JOB_STAGES.map(queueStatus);
 export const PROCESSING_STATUSES: readonly string[] = JOB_STAGES.map(processingStatus);
 /** Statuses of a job that has not ended: cancel stops it, delete cancels it first. */
 export const LIVE_STATUSES: readonly string[] = [...QUEUE_STATUSES, ...PROCESSING_STATUSES];
+/**
+ * Statuses of a job that has started and not ended (a video job between its stages too): what the
+ * per-person limit counts. A job still at `queue_source` has not started: its owner may hold it,
+ * resume it, run it next or edit it (server/src/db/queue.ts).
+ */
+export const STARTED_STATUSES: readonly string[] = LIVE_STATUSES.filter((status) => status !== QUEUED_STATUS);
 export type EndStatus = 'failed' | 'nsfw' | 'cancelled';
 
 /** Whether a job with this status has not ended yet. */
@@ -100,11 +106,16 @@ export interface MediaRow {
   provider_requests: Record<string, { endpoint: string; requestId: string }>;
   /** The seed its model was given (generation jobs; null for uploads and older rows). */
   seed: number | null;
+  /** Migration 17: when its owner held it (a held job waits until resumed), null when not held. */
+  held_at: Date | null;
+  /** Migration 17: its place in the queue (created_at, or earlier once its owner asked to run it next). */
+  queue_at: Date;
 }
 
 export const mediaColumns = `id, user_sub, kind, tool, endpoint, option, status, progress, cost, charged,
   refund_ledger_id::text AS refund_ledger_id, error, args, image_urls, inputs, items, asset_id, visibility,
-  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id, provider_requests, seed`;
+  title, description, shared_at, logo_variant, version, base_url, lease_owner, lease_expires_at, attempts, created_at, updated_at, finished_at, batch_id, provider_requests, seed,
+  held_at, queue_at`;
 
 /** Ids that are hard to guess and safe in a URL path (media and files are addressed by them). */
 export const newPublicId = (): string => randomBytes(12).toString('base64url');
@@ -260,21 +271,43 @@ export async function deleteMediaRow(tx: Queryable, id: string, userSub: string)
 // ---- the worker's side -------------------------------------------------------------------------
 
 /**
- * Takes the oldest queued job (of any stage), or a processing job whose worker stopped renewing its
- * lease (a crashed or killed server), for `owner`: a token of this one claim, so a worker whose
- * lease ran out can never complete, renew or release the job another worker has claimed since.
- * SKIP LOCKED lets several workers (and servers sharing one PostgreSQL) claim concurrently without
- * waiting on each other or taking one job twice. The job moves to its stage's processing status.
+ * Takes the first waiting job (of any stage) in queue order (`queue_at`: creation, or earlier once
+ * its owner asked to run it next), or a processing job whose worker stopped renewing its lease (a
+ * crashed or killed server), for `owner`: a token of this one claim, so a worker whose lease ran
+ * out can never complete, renew or release the job another worker has claimed since. SKIP LOCKED
+ * lets several workers (and servers sharing one PostgreSQL) claim concurrently without waiting on
+ * each other or taking one job twice. The job moves to its stage's processing status.
+ *
+ * Issue 21 item 2: a held job is passed by, and a job that has not started (`queue_source`) is
+ * passed by while its owner already has `maxRunningPerUser` started jobs (null: no limit), so one
+ * person cannot take every worker. Two workers may pick two jobs of one person at the same moment:
+ * the owner's count is taken again under a lock of theirs (an advisory lock held to this claim's
+ * commit), and the second claim gives way (null: the worker looks again at once).
  */
-export async function claimNextJob(tx: Queryable, owner: string, leaseMs: number): Promise<MediaRow | null> {
-  const { rows } = await tx.query<{ id: string }>(
-    `SELECT id FROM media
-     WHERE status = ANY($1::text[]) OR (status = ANY($2::text[]) AND lease_expires_at < clock_timestamp())
-     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [QUEUE_STATUSES, PROCESSING_STATUSES],
+export async function claimNextJob(
+  tx: Queryable,
+  owner: string,
+  leaseMs: number,
+  maxRunningPerUser: number | null = null,
+): Promise<MediaRow | null> {
+  const { rows } = await tx.query<{ id: string; user_sub: string; status: string }>(
+    `SELECT id, user_sub, status FROM media AS job
+     WHERE (status = ANY($1::text[]) AND held_at IS NULL AND (status <> $3 OR $5::integer IS NULL
+         OR (SELECT count(*) FROM media AS started WHERE started.user_sub = job.user_sub AND started.status = ANY($4::text[])) < $5))
+       OR (status = ANY($2::text[]) AND lease_expires_at < clock_timestamp())
+     ORDER BY queue_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [QUEUE_STATUSES, PROCESSING_STATUSES, QUEUED_STATUS, STARTED_STATUSES, maxRunningPerUser],
   );
   const candidate = rows[0];
   if (!candidate) return null;
+  if (candidate.status === QUEUED_STATUS && maxRunningPerUser !== null) {
+    await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [RUNNING_LOCK_SPACE, candidate.user_sub]);
+    const started = await tx.query<{ count: number }>(
+      'SELECT count(*)::integer AS count FROM media WHERE user_sub = $1 AND status = ANY($2::text[])',
+      [candidate.user_sub, STARTED_STATUSES],
+    );
+    if ((started.rows[0]?.count ?? 0) >= maxRunningPerUser) return null;
+  }
   const claimed = await tx.query<MediaRow>(
     `UPDATE media SET status = regexp_replace(status, '^queue_', 'processing_'), lease_owner = $2,
        lease_expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000),
@@ -286,6 +319,9 @@ export async function claimNextJob(tx: Queryable, owner: string, leaseMs: number
   );
   return claimed.rows[0] ?? null;
 }
+
+/** The advisory lock space of "a person's started jobs are being counted" (any fixed number). */
+const RUNNING_LOCK_SPACE = 7_341_021;
 
 /**
  * The worker's heartbeat: new progress and a renewed lease, only while the job is still this
@@ -399,12 +435,25 @@ export interface ProcessingStatusRow {
   progress: number;
   items: StoredItem[];
   updated_at: Date;
+  /** Issue 21 item 2: its owner holds it (it waits until resumed). */
+  held: boolean;
+  /** Issue 21 item 2: a waiting job's place among its owner's waiting jobs (1 = next), else null. */
+  queue_position: number | null;
 }
 
 /** The progress of several jobs in one query, by id (an unknown id is absent). */
 export async function findProcessingStatuses(db: Queryable, ids: readonly string[]): Promise<Map<string, ProcessingStatusRow>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<ProcessingStatusRow>('SELECT id, status, progress, items, updated_at FROM media WHERE id = ANY($1::text[])', [ids]);
+  // The position is counted only for a waiting job, among its owner's (an index range of theirs).
+  const { rows } = await db.query<ProcessingStatusRow>(
+    `SELECT id, status, progress, items, updated_at, held_at IS NOT NULL AS held,
+       CASE WHEN status = $2 AND held_at IS NULL THEN (
+         SELECT count(*)::integer + 1 FROM media AS ahead
+         WHERE ahead.user_sub = job.user_sub AND ahead.status = $2 AND ahead.held_at IS NULL AND (ahead.queue_at, ahead.id) < (job.queue_at, job.id)
+       ) END AS queue_position
+     FROM media AS job WHERE id = ANY($1::text[])`,
+    [ids, QUEUED_STATUS],
+  );
   return new Map(rows.map((row) => [row.id, row]));
 }
 

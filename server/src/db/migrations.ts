@@ -5,6 +5,7 @@ import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
+import { QUEUE_MIGRATION } from './migrations-queue.ts';
 
 /**
  * Kinds of credit ledger rows. `reset` is the guest account's weekly return to the starting grant
@@ -368,6 +369,8 @@ export const MIGRATIONS: readonly Migration[] = [
   JOB_SEARCH_MIGRATION,
   // 16: every generation job's seed (server/src/db/migrations-seed.ts).
   SEED_MIGRATION,
+  // 17: a queue the person controls: hold, run next, the per-person limit (server/src/db/migrations-queue.ts).
+  QUEUE_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

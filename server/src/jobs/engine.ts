@@ -24,7 +24,7 @@ import { RenderRejectedError } from '../render/render-errors.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { createMediaStore, type FileToStore, type MediaStore } from './media-store.ts';
 import { createStatusReader, type StatusReader } from './status-reader.ts';
-import { SIMULATED_ERRORS, simulatedOutcome } from './outcome.ts';
+import { SIMULATED_ERRORS, simulatedDuration, simulatedOutcome } from './outcome.ts';
 import { jobStages, MissingInputError, resolveInputs, runPipeline, StoppedError, successStatusOf, type PipelineResult } from './pipelines.ts';
 
 /**
@@ -62,6 +62,11 @@ export interface EngineOptions {
   /** Jobs processed at once by this server. */
   concurrency: number;
   /**
+   * Issue 21 item 2: one person's started jobs at most, across every worker of every process
+   * (KINORA_MAX_RUNNING_PER_USER); their other jobs wait in the queue. 0: no limit.
+   */
+  maxRunningPerUser: number;
+  /**
    * Whether this process renders (KINORA_ROLE `worker` or `all`). An `api` process only queues jobs
    * and waits for them: its engine starts no workers and no maintenance.
    */
@@ -79,6 +84,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   leaseMs: 30_000,
   waitRecheckMs: 1000,
   concurrency: 4,
+  maxRunningPerUser: 4,
   workers: true,
   mediaDir: path.join('.local', 'media'),
 };
@@ -152,7 +158,7 @@ function validate(options: EngineOptions): EngineOptions {
   };
   rate('failureRate');
   rate('nsfwRate');
-  for (const name of ['durationMs', 'pollIntervalMs', 'leaseMs', 'waitRecheckMs', 'concurrency'] as const) {
+  for (const name of ['durationMs', 'pollIntervalMs', 'leaseMs', 'waitRecheckMs', 'concurrency', 'maxRunningPerUser'] as const) {
     if (!(Number.isFinite(options[name]) && options[name] >= 0)) throw new Error(`${name} must be a number ≥ 0 (got ${options[name]})`);
   }
   if (options.concurrency < 1) throw new Error('concurrency must be at least 1');
@@ -314,9 +320,17 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
     return progress;
   }
 
+  const promptOf = (job: MediaRow): string => (typeof job.args.prompt === 'string' ? job.args.prompt : '');
+
+  /** The model's time for `share` of a job (the local stand-in's [slow] takes longer). */
+  const modelTime = (job: MediaRow, share: number): number => {
+    const ms = options.durationMs * share;
+    return options.simulateFailures ? simulatedDuration(promptOf(job), ms) : ms;
+  };
+
   /** The local stand-in's [fail]/[nsfw] and rates; true when the job was ended by it. */
   async function endedBySimulation(job: MediaRow): Promise<boolean> {
-    const prompt = typeof job.args.prompt === 'string' ? job.args.prompt : '';
+    const prompt = promptOf(job);
     const outcome = options.simulateFailures ? simulatedOutcome(job.id, prompt, options) : 'success';
     if (outcome === 'success') return false;
     await endJob(job, outcome, SIMULATED_ERRORS[outcome]);
@@ -426,7 +440,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
   /** A single-stage job: the model's time, then the render, stored with the job's success. */
   async function runSingleStage(job: MediaRow): Promise<void> {
     const stage = SINGLE_STAGE.source;
-    const progress = await simulateWork(job, options.durationMs * stage.time, stage.from, stage.to);
+    const progress = await simulateWork(job, modelTime(job, stage.time), stage.from, stage.to);
     if (progress === null || (await endedBySimulation(job))) return;
     const rendered = await renderFiles(job, progress, progress);
     if (!rendered) return;
@@ -454,7 +468,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
     const share = VIDEO_STAGES[stage];
     switch (stage) {
       case 'source': {
-        const progress = await simulateWork(job, options.durationMs * share.time, share.from, share.to);
+        const progress = await simulateWork(job, modelTime(job, share.time), share.from, share.to);
         if (progress === null || (await endedBySimulation(job))) return;
         // An input deleted while the job waited fails it now, before the render stage is queued.
         try {
@@ -490,7 +504,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
         return;
       }
       case 'bullet': {
-        const progress = await simulateWork(job, options.durationMs * share.time, share.from, share.to);
+        const progress = await simulateWork(job, modelTime(job, share.time), share.from, share.to);
         if (progress === null) return;
         const items = job.items.map((item): StoredItem => ({ ...item, status: 'success' }));
         await db.transaction((tx) => completeJob(tx, job.id, tokenOf(job), successStatusOf(job), items, { version: '3' }));
@@ -519,7 +533,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
     while (!stopping.signal.aborted) {
       let job: MediaRow | null = null;
       try {
-        job = await db.transaction((tx) => claimNextJob(tx, newClaimToken(), options.leaseMs));
+        job = await db.transaction((tx) => claimNextJob(tx, newClaimToken(), options.leaseMs, options.maxRunningPerUser || null));
       } catch (error) {
         logError(error, 'claiming a job failed');
       }

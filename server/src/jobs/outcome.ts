@@ -10,6 +10,16 @@ export type SimulatedOutcome = 'success' | 'failed' | 'nsfw';
 
 export const FAIL_MARKER = '[fail]';
 export const NSFW_MARKER = '[nsfw]';
+/**
+ * A prompt containing `[slow]` takes SLOW_FACTOR times as long (the local stand-in only): a job that
+ * keeps running while a queue is watched, held and reordered behind it (README "A queue you control").
+ */
+export const SLOW_MARKER = '[slow]';
+export const SLOW_FACTOR = 10;
+
+/** The model's time of a job with this prompt, from the stand-in's usual time. */
+export const simulatedDuration = (prompt: string, ms: number): number =>
+  prompt.toLowerCase().includes(SLOW_MARKER) ? ms * SLOW_FACTOR : ms;
 
 export const SIMULATED_ERRORS = {
   failed: 'The model could not make this result. Your credits were refunded.',

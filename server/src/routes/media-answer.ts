@@ -77,6 +77,8 @@ export function toMediaAnswer(
     args: row.args,
     // Issue 21 item 7: the seed its model was given (generation jobs only).
     ...(row.seed !== null ? { seed: row.seed } : {}),
+    // Issue 21 item 2: a waiting job its owner holds (queue_position is added where it is counted).
+    held: Boolean(row.held_at),
     created_at: iso(row.created_at) ?? '',
     updated_at: iso(row.updated_at) ?? '',
     finished_at: iso(row.finished_at),

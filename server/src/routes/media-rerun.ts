@@ -34,7 +34,7 @@ export const RERUN_DETAILS = {
 /** Vary (issue 21 item 7): the same job with another seed; without one, Re-run keeps the job's own. */
 const rerunBody = z.object({ seed: z.number().int().min(0).max(SEED_MAX).optional() }).nullish();
 
-const generationToolOf = (row: Pick<MediaRow, 'tool' | 'endpoint'>): GenerationToolSpec | undefined =>
+export const generationToolOf = (row: Pick<MediaRow, 'tool' | 'endpoint'>): GenerationToolSpec | undefined =>
   row.endpoint === null ? undefined : GENERATION_TOOLS.find((tool) => tool.slug === row.tool && toolEndpoints(tool).includes(row.endpoint ?? ''));
 
 /**

@@ -21,12 +21,14 @@ import {
   findOwnMedia,
   insertMedia,
   isLive,
+  QUEUED_STATUS,
   updateMediaRecord,
   type MediaRow,
   type ProcessingStatusRow,
   type StoredImageRef,
 } from '../db/media.ts';
 import { decodeSearchCursor, encodeSearchCursor, searchOwnMedia, type MediaSearch } from '../db/media-search.ts';
+import { queuePositions } from '../db/queue.ts';
 import { findUserBySub } from '../db/users.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { HttpError, ok, parseInput } from './http.ts';
@@ -34,6 +36,7 @@ import { resolvePictureLink } from './image-inputs.ts';
 import { paidCallQuery } from './route-schemas.ts';
 import type { AuthUser } from './user-auth.ts';
 import { mediaAnswer, mediaAnswers, type LinkMaker } from './media-answer.ts';
+import { mediaQueueRoutes } from './media-queue.ts';
 import { mediaRerunRoutes } from './media-rerun.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
@@ -125,6 +128,8 @@ const processingStatusOf = (row: ProcessingStatusRow): ProcessingStatus => ({
   progress: row.progress,
   items: row.items.map((item) => ({ status: item.status })),
   updated_at: row.updated_at.toISOString(),
+  held: row.held,
+  queue_position: row.queue_position,
 });
 
 /** Fields of POST media / PUT media/{id}/edit that are columns, not args. */
@@ -218,8 +223,11 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     const query = parseInput(listQuerySchema, request.query, 'Query');
     const { rows, more } = await searchOwnMedia(db, user.sub, searchOf(query));
     const last = rows.at(-1);
+    const answers = await mediaAnswers(db, rows, linksFor(request));
+    // A waiting job's place in the person's queue, counted once for the page (issue 21 item 2).
+    const positions = rows.some((row) => row.status === QUEUED_STATUS && !row.held_at) ? await queuePositions(db, user.sub) : null;
     return ok({
-      items: await mediaAnswers(db, rows, linksFor(request)),
+      items: positions ? answers.map((answer) => ({ ...answer, queue_position: positions.get(answer.id) ?? null })) : answers,
       next_start_keys: more && last ? encodeSearchCursor(query.sort, last.search_key) : null,
     });
   });
@@ -368,4 +376,6 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
 
   // POST media/{id}/rerun (issue 21 item 1): an ended generation job made again, paid like its call.
   await mediaRerunRoutes(app, deps);
+  // Hold, resume, run next and edit of a job still waiting (issue 21 item 2).
+  await mediaQueueRoutes(app, deps);
 }

@@ -89,6 +89,10 @@ export const mediaSchema = z.object({
   args: z._default(z.record(z.string(), z.unknown()), {}),
   /** Kinora's (issue 21 item 7): the seed a generation job's model was given; absent for uploads and older items. */
   seed: z.optional(z.nullable(z.number())),
+  /** Kinora's (issue 21 item 2): a waiting job its owner holds; it starts once resumed. */
+  held: z._default(z.boolean(), false),
+  /** Kinora's (issue 21 item 2): a waiting job's place among its owner's waiting jobs (1 = next), where the answer counts it. */
+  queue_position: z.optional(z.nullable(z.number())),
   created_at: z.string(),
   updated_at: z.string(),
   finished_at: z._default(z.nullable(z.string()), null),
@@ -110,6 +114,10 @@ export const processingStatusSchema = z.object({
   progress: z._default(z.number().check(z.minimum(0), z.maximum(100)), 0),
   items: z._default(z.array(z.object({ status: itemStatus })), []),
   updated_at: z.string(),
+  /** Kinora's (issue 21 item 2): its owner holds it (it waits until resumed). */
+  held: z._default(z.boolean(), false),
+  /** Kinora's (issue 21 item 2): a waiting job's place among its owner's waiting jobs (1 = next); null otherwise. */
+  queue_position: z._default(z.nullable(z.number()), null),
 });
 export type ProcessingStatus = z.infer<typeof processingStatusSchema>;
 
