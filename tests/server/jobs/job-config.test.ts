@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkRoleDatabase, DEFAULT_JOB_DURATION_MS, parseJobEnvironment, parseServerRole } from '../../../server/src/config.ts';
+import { DEFAULT_ENGINE_OPTIONS } from '../../../server/src/jobs/engine.ts';
 import { createFileSigner, parseFileLink } from '../../../server/src/jobs/file-signing.ts';
-import { simulatedOutcome } from '../../../server/src/jobs/outcome.ts';
+import { simulatedDuration, simulatedOutcome, SLOW_FACTOR } from '../../../server/src/jobs/outcome.ts';
 
 describe('the job environment', () => {
   it('defaults to 8 s jobs that never fail', () => {
@@ -22,6 +23,16 @@ describe('the job environment', () => {
     expect(parseJobEnvironment({ KINORA_JOB_LEASE_MS: '5000' })).toMatchObject({ leaseMs: 5000 });
     expect(parseJobEnvironment({})).not.toHaveProperty('leaseMs');
     expect(() => parseJobEnvironment({ KINORA_JOB_LEASE_MS: '50' })).toThrow('KINORA_JOB_LEASE_MS must be a whole number of milliseconds ≥ 1000 (got "50")');
+  });
+
+  it('takes one person’s running jobs at most (KINORA_MAX_RUNNING_PER_USER; 0: no limit; the engine’s 4 when unset)', () => {
+    expect(parseJobEnvironment({ KINORA_MAX_RUNNING_PER_USER: '2' })).toMatchObject({ maxRunningPerUser: 2 });
+    expect(parseJobEnvironment({ KINORA_MAX_RUNNING_PER_USER: '0' })).toMatchObject({ maxRunningPerUser: 0 });
+    expect(parseJobEnvironment({})).not.toHaveProperty('maxRunningPerUser');
+    expect(DEFAULT_ENGINE_OPTIONS.maxRunningPerUser).toBe(4);
+    expect(() => parseJobEnvironment({ KINORA_MAX_RUNNING_PER_USER: '1.5' })).toThrow(
+      'KINORA_MAX_RUNNING_PER_USER must be a whole number ≥ 0 (0: no limit) (got "1.5")',
+    );
   });
 });
 
@@ -54,6 +65,12 @@ describe('simulated outcomes', () => {
     expect(failed.length).toBeLessThan(140);
     // The same job always draws the same fate.
     expect(ids.filter((id) => simulatedOutcome(id, 'x', { failureRate: 0.25, nsfwRate: 0 }) === 'failed')).toEqual(failed);
+  });
+
+  it('take SLOW_FACTOR times as long with [slow] in the prompt (a queue to watch), and succeed', () => {
+    expect(simulatedDuration('a cat [SLOW]', 600)).toBe(600 * SLOW_FACTOR);
+    expect(simulatedDuration('a cat', 600)).toBe(600);
+    expect(simulatedOutcome('job-a', 'a cat [slow]', { failureRate: 0, nsfwRate: 0 })).toBe('success');
   });
 });
 

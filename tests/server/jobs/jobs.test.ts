@@ -270,7 +270,8 @@ describe('processing-status', () => {
     const answer = await callApi(server, `media/${media.id}/processing-status`);
     expect(answer.status).toBe(200);
     const status = processingStatusSchema.parse(answer.body?.data);
-    expect(Object.keys(answer.body?.data as object).sort()).toEqual(['id', 'items', 'progress', 'status', 'updated_at']);
+    // Nothing but the job's progress (and, issue 21 item 2, whether it is held and its place in its owner's queue).
+    expect(Object.keys(answer.body?.data as object).sort()).toEqual(['held', 'id', 'items', 'progress', 'queue_position', 'status', 'updated_at']);
     expect(status.id).toBe(media.id);
     const unknown = await callApi(server, 'media/doesNotExist123/processing-status');
     expect(unknown.status).toBe(404);
@@ -286,7 +287,7 @@ describe('processing-status', () => {
     expect(answer.status).toBe(200);
     const items = (answer.body?.data?.items ?? []).map((item) => processingStatusSchema.parse(item));
     expect(items.map((item) => item.id)).toEqual([second.id, first.id]);
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(['id', 'items', 'progress', 'status', 'updated_at']);
+    for (const item of items) expect(Object.keys(item).sort()).toEqual(['held', 'id', 'items', 'progress', 'queue_position', 'status', 'updated_at']);
     const single = processingStatusSchema.parse((await callApi(server, `media/${first.id}/processing-status`)).body?.data);
     expect(single.id).toBe(first.id);
 
