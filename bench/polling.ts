@@ -26,7 +26,7 @@ export async function measurePolling(jobs = 50, visibleMinutes = 10, hiddenMinut
     actors: {
       pollStatus: fromPromise<ProcessingStatus, { mediaId: string }>(async ({ input }) => {
         requestTimes.push(clock.now());
-        return { id: input.mediaId, status: 'processing_source', progress: 50, items: [], updated_at: new Date(clock.now()).toISOString() };
+        return { id: input.mediaId, status: 'processing_source', progress: 50, items: [], updated_at: new Date(clock.now()).toISOString(), held: false, queue_position: null };
       }),
       fetchMedia: fromPromise<Media, { mediaId: string }>(() => Promise.reject(new Error('a running job is never fetched here'))),
     },

@@ -9,6 +9,7 @@ export type JobPhase =
   | 'checking'
   | 'submitting'
   | 'queued'
+  | 'held'
   | 'processing'
   | 'reconnecting'
   | 'paused'
@@ -28,6 +29,7 @@ const PHASE_TEXTS: Readonly<Record<JobPhase, PhaseText>> = {
   checking: () => 'Checking credits…',
   submitting: () => 'Sending…',
   queued: () => 'Queued',
+  held: () => 'Held',
   processing: (progress) => `Processing ${Math.round(progress)} %`,
   reconnecting: () => 'Reconnecting…',
   paused: () => 'Paused while the tab is hidden',

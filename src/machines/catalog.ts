@@ -23,6 +23,7 @@ import { organisationsMachine } from '@/machines/organisation/organisations.mach
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
+import { queueControlMachine } from '@/machines/queue-control/queue-control.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
@@ -67,6 +68,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(generationJobMachine, 'Generation job'),
   entry(toolHistoryMachine, 'Tool history'),
   entry(jobHistoryMachine, 'Job history (History page)'),
+  entry(queueControlMachine, 'Queue control (a waiting job: hold, resume, run next, edit)'),
   entry(promptHelperMachine, 'Prompt helper'),
   entry(uploadMachine, 'Upload'),
   entry(mediaSourceMachine, 'Media source'),

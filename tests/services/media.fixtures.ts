@@ -26,6 +26,7 @@ export function buildMedia(overrides: Partial<Media> = {}): Media {
     created_at: '2025-01-01T10:00:00.000Z',
     updated_at: '2025-01-01T10:00:00.000Z',
     finished_at: null,
+    held: false,
     items: [],
     files: [],
     ...overrides,
@@ -60,6 +61,8 @@ export function buildStatus(overrides: Partial<ProcessingStatus> = {}): Processi
     progress: 40,
     items: [{ status: 'processing' }],
     updated_at: '2025-01-01T10:00:05.000Z',
+    held: false,
+    queue_position: null,
     ...overrides,
   };
 }

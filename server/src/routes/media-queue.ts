@@ -119,7 +119,7 @@ export async function mediaQueueRoutes(app: FastifyInstance, deps: MediaRouteDep
     // What the parser does not produce (a trained model's style, the inputs' cuts) is kept as it was.
     const kept = Object.fromEntries(Object.entries(current.args).filter(([name]) => !(REQUEST_ARGS as readonly string[]).includes(name)));
     const args = { ...kept, ...parsed.args };
-    const usedFields = new Set(parsed.inputs.map((input) => input.field));
+    const usedFields = new Set<string>(parsed.inputs.map((input) => input.field));
     const inputs = current.inputs.filter((input) => usedFields.has(input.field));
     const cost = costFor(user, parsed.model.required_credits);
     let difference = 0;

@@ -6,6 +6,8 @@ import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
 import { ROUTES } from '@/config/routes';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobSummary } from '@/components/jobs/job-summary';
+import { EditQueuedJobModal } from '@/components/jobs/edit-queued-job-modal';
+import { QueueControls } from '@/components/jobs/queue-controls';
 import { phaseText, useJobView, viewResultPath, type JobEntry, type JobView } from '@/components/jobs/job-view';
 
 // Loaded at the first "Report a problem": the report's code and zod stay out of the first page.
@@ -22,6 +24,7 @@ const PHASE_COLORS: Partial<Record<JobView['phase'], string>> = {
   cancelled: 'gray',
   reconnecting: 'yellow',
   paused: 'gray',
+  held: 'gray',
 };
 
 export interface JobRowProps {
@@ -34,11 +37,13 @@ export interface JobRowProps {
 
 /** One job in the jobs panel: tool, model, phase, progress, time, cost, refund, actions. */
 export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) {
-  const { view, canCancel } = useJobView(entry);
+  const { view, canCancel, queueActions } = useJobView(entry);
   const link = viewResultPath(view);
   const phase = phaseText(view);
   const mayInspect = useCanInspect();
   const [reporting, setReporting] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const job = entry.ref;
   const { stored } = entry;
   return (
     <Paper withBorder p="sm" radius="md" component="li" aria-label={`${view.toolTitle}, ${phase}`}>
@@ -57,6 +62,19 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
           </Badge>
         </Group>
         <JobSummary view={view} canCancel={canCancel} onCancel={onCancel} />
+        {view.live && (
+          <QueueControls
+            toolTitle={view.toolTitle}
+            actions={queueActions}
+            position={view.queuePosition}
+            held={view.phase === 'held'}
+            error={view.queueError}
+            onHold={() => job?.send({ type: 'job.hold' })}
+            onResume={() => job?.send({ type: 'job.resume' })}
+            onRunNext={() => job?.send({ type: 'job.runNext' })}
+            onEdit={() => setEditing(true)}
+          />
+        )}
         <Group gap="xs">
           {link && (
             <Anchor component={Link} to={link} size="sm" onClick={onNavigate}>
@@ -97,6 +115,12 @@ export function JobRow({ entry, onCancel, onDismiss, onNavigate }: JobRowProps) 
           )}
         </Group>
       </Stack>
+      <EditQueuedJobModal
+        media={editing && queueActions.edit ? view.media : null}
+        toolTitle={view.toolTitle}
+        onClose={() => setEditing(false)}
+        onSave={(edit) => job?.send({ type: 'job.edit', edit })}
+      />
       {reporting && (
         <Suspense fallback={null}>
           <ProblemReportDialog

@@ -8,13 +8,15 @@ import { VIDEO_CREATION_TOOLS, VIDEO_CREATION_TYPES } from '@/config/video-creat
 import {
   selectCanCancel,
   selectJobView,
+  selectQueueActions,
   type GenerationJobSnapshot,
   type JobPhase,
   type JobView,
+  type QueueActions,
 } from '@/machines/generation-job/generation-job.selectors';
 import type { JobEntry, StoredJob } from '@/machines/jobs/jobs.machine';
 
-export type { JobEntry, JobView };
+export type { JobEntry, JobView, QueueActions };
 
 /** A job restored finished from storage has no actor: its view comes from what was stored. */
 export function storedJobView(stored: StoredJob): JobView {
@@ -36,6 +38,8 @@ export function storedJobView(stored: StoredJob): JobView {
     refunded: stored.refunded,
     createdAt: stored.createdAt,
     finishedAt: stored.finishedAt,
+    queuePosition: null,
+    queueError: null,
   };
 }
 
@@ -43,13 +47,17 @@ const selectOptionalJobView = (snapshot: GenerationJobSnapshot | undefined): Job
   snapshot ? selectJobView(snapshot) : null;
 const selectOptionalCanCancel = (snapshot: GenerationJobSnapshot | undefined): boolean =>
   snapshot ? selectCanCancel(snapshot) : false;
+const NO_QUEUE_ACTIONS: QueueActions = { hold: false, resume: false, runNext: false, edit: false };
+const selectOptionalQueueActions = (snapshot: GenerationJobSnapshot | undefined): QueueActions =>
+  snapshot ? selectQueueActions(snapshot) : NO_QUEUE_ACTIONS;
 
-/** The job's view, live from its actor when it has one, and whether it can be cancelled now. */
-export function useJobView(entry: JobEntry): { view: JobView; canCancel: boolean } {
+/** The job's view, live from its actor when it has one, whether it can be cancelled now, and which queue actions it takes. */
+export function useJobView(entry: JobEntry): { view: JobView; canCancel: boolean; queueActions: QueueActions } {
   const ref = entry.ref ?? undefined;
   const live = useSelector(ref, selectOptionalJobView, shallowEqual);
   const canCancel = useSelector(ref, selectOptionalCanCancel);
-  return { view: live ?? storedJobView(entry.stored), canCancel };
+  const queueActions = useSelector(ref, selectOptionalQueueActions, shallowEqual);
+  return { view: live ?? storedJobView(entry.stored), canCancel, queueActions };
 }
 
 /** "Queued", "Processing 40 %", "Failed: …": what the job is doing, in words. */

@@ -27,7 +27,8 @@ export type {
  * send, again with the same Idempotency-Key on no answer, a time-out, a 409 or a gateway error) →
  * denied (refused by the check) | routing → polling { waiting ⇄ checking; paused while the page is
  * hidden; reconnecting after a network error } → fetchingResult → routing → succeeded | failed |
- * nsfw | cancelled. `job.cancel` from any live state: during the submit it is remembered and
+ * nsfw | cancelled. While it waits, its owner's `job.hold`, `job.resume`, `job.runNext` and `job.edit`
+ * go from polling to controlling (one queue call, issue 21 item 2) and back. `job.cancel` from any live state: during the submit it is remembered and
  * carried out once the server has named the job; from polling it goes to cancelling (PUT cancel;
  * 409 → the job's real end). A resumed job (input.mediaId) starts polling. `starting` and
  * `routing` are decisions taken at once; the actor never rests in them.
@@ -63,6 +64,10 @@ export const generationJobMachine = generationJobSetup.createMachine({
     lastUpdatedAt: null,
     cancelRequested: false,
     outcome: null,
+    held: false,
+    queuePosition: null,
+    queueRequest: null,
+    queueError: null,
   }),
   on: {
     'job.visibility': { actions: 'setHidden' },
@@ -138,6 +143,11 @@ export const generationJobMachine = generationJobSetup.createMachine({
       initial: 'waiting',
       on: {
         'job.cancel': 'cancelling',
+        // Issue 21 item 2: the owner's hold, resume, run next and edit, while the job waits.
+        'job.hold': { guard: 'waitingNotHeld', target: 'controlling', actions: 'startQueueRequest' },
+        'job.runNext': { guard: 'waitingNotHeld', target: 'controlling', actions: 'startQueueRequest' },
+        'job.resume': { guard: 'heldJob', target: 'controlling', actions: 'startQueueRequest' },
+        'job.edit': { guard: 'editable', target: 'controlling', actions: 'startQueueRequest' },
         'job.visibility': [
           { guard: 'becameHidden', target: '.paused', actions: 'setHidden' },
           { actions: 'setHidden' },
@@ -198,6 +208,24 @@ export const generationJobMachine = generationJobSetup.createMachine({
           tags: ['reconnecting'],
           after: { retryDelay: 'checking' },
           on: { 'job.online': 'checking' },
+        },
+      },
+    },
+    controlling: {
+      // One queue call; then the job is polled again at once (a resumed job may start now). A 409
+      // (it started meanwhile) says so, and the next poll shows what it does now. A cancel asked
+      // for meanwhile is carried out once the call has answered.
+      on: { 'job.cancel': { guard: 'cancelNotRequested', actions: 'requestCancel' } },
+      invoke: {
+        src: 'queueCall',
+        input: ({ context }) => ({ mediaId: context.mediaId ?? '', request: context.queueRequest ?? { kind: 'hold' } }),
+        onDone: {
+          target: 'routing',
+          actions: [{ type: 'storeMedia', params: ({ event }) => ({ media: event.output }) }, 'queueDone', 'resetPollAttempt'],
+        },
+        onError: {
+          target: 'routing',
+          actions: [{ type: 'setQueueError', params: ({ event }) => ({ error: event.error }) }, 'resetPollAttempt'],
         },
       },
     },

@@ -29,13 +29,19 @@ export interface JobView {
   refunded: boolean;
   createdAt: number;
   finishedAt: number | null;
+  /** Issue 21 item 2: its place among its owner's waiting jobs (1 = next), while it waits. */
+  queuePosition: number | null;
+  /** Why the last hold, resume, run next or edit failed. */
+  queueError: string | null;
 }
 
 const FINAL_PHASES = ['succeeded', 'failed', 'nsfw', 'cancelled', 'denied'] as const;
 
-/** queue_* statuses (and no status yet) read as queued; the rest of the processing family as processing. */
-const runningPhase = (status: string | null): JobPhase =>
-  status === null || status.startsWith('queue') ? 'queued' : 'processing';
+/** queue_* statuses (and no status yet) read as queued (held when its owner holds it); the rest of the processing family as processing. */
+const runningPhase = (status: string | null, held: boolean): JobPhase => {
+  if (status !== null && !status.startsWith('queue')) return 'processing';
+  return held ? 'held' : 'queued';
+};
 
 const phaseOf = (snapshot: GenerationJobSnapshot): JobPhase => {
   for (const phase of FINAL_PHASES) if (snapshot.matches(phase)) return phase;
@@ -46,7 +52,7 @@ const phaseOf = (snapshot: GenerationJobSnapshot): JobPhase => {
   if (snapshot.matches('submitting')) return 'submitting';
   if (snapshot.matches({ polling: 'paused' })) return 'paused';
   if (snapshot.matches('fetchingResult')) return 'processing';
-  return classifyStatus(context.status) === 'processing' ? runningPhase(context.status) : 'processing';
+  return classifyStatus(context.status) === 'processing' ? runningPhase(context.status, context.held) : 'processing';
 };
 
 const buildView = (context: GenerationJobContext, phase: JobPhase, live: boolean): JobView => ({
@@ -66,6 +72,9 @@ const buildView = (context: GenerationJobContext, phase: JobPhase, live: boolean
   refunded: context.refunded,
   createdAt: context.createdAt,
   finishedAt: context.finishedAt,
+  // Only while it waits (a started job has no place; a held one is out of the order).
+  queuePosition: live && phase === 'queued' ? context.queuePosition : null,
+  queueError: live ? context.queueError : null,
 });
 
 /**
@@ -80,3 +89,18 @@ export const selectJobView: (snapshot: GenerationJobSnapshot) => JobView = creat
 
 /** The Cancel button is shown (enabled) exactly when the job would take `job.cancel` now. */
 export const selectCanCancel = (snapshot: GenerationJobSnapshot): boolean => snapshot.can({ type: 'job.cancel' });
+
+/** Which of Hold, Resume, Run next and Edit the job takes now (issue 21 item 2); each button is shown exactly then. */
+export interface QueueActions {
+  hold: boolean;
+  resume: boolean;
+  runNext: boolean;
+  edit: boolean;
+}
+
+export const selectQueueActions = (snapshot: GenerationJobSnapshot): QueueActions => ({
+  hold: snapshot.can({ type: 'job.hold' }),
+  resume: snapshot.can({ type: 'job.resume' }),
+  runNext: snapshot.can({ type: 'job.runNext' }),
+  edit: snapshot.can({ type: 'job.edit', edit: {} }),
+});

@@ -9,6 +9,7 @@ import { isNetworkFailure, isRetryable, statusOf } from '@/services/api-error';
 import { submitGeneration } from '@/services/generation';
 import { cancelMedia, getMedia, getProcessingStatus } from '@/services/media';
 import type { Media, ProcessingStatus } from '@/services/schemas/media';
+import { isWaitingStatus, queueCall, queueFailure, queueRequestOf } from '@/machines/queue-control/queue-call';
 import type {
   GenerationJobContext,
   GenerationJobEvent,
@@ -58,6 +59,8 @@ export const generationJobSetup = setup({
       getMedia(input.mediaId, undefined, { signal }),
     ),
     cancelJob: fromPromise<Media, { mediaId: string }>(({ input, signal }) => cancelMedia(input.mediaId, { signal })),
+    /** Issue 21 item 2: hold, resume, run next or edit (one call, queue-call.ts). */
+    queueCall,
   },
   guards: {
     isResume: ({ context }) => context.mediaId !== null,
@@ -81,6 +84,11 @@ export const generationJobSetup = setup({
     isStale: ({ context }, params: { answer: ProcessingStatus }) =>
       context.lastUpdatedAt !== null && timeOf(params.answer.updated_at) < timeOf(context.lastUpdatedAt),
     answerEnded: (_, params: { answer: ProcessingStatus }) => classifyStatus(params.answer.status) !== 'processing',
+    /** Still waiting and not held: it may be held or run next. */
+    waitingNotHeld: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && !context.held,
+    heldJob: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && context.held,
+    /** An edit starts from the job's request as the server keeps it (its media). */
+    editable: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && context.media !== null,
   },
   actions: {
     setHidden: assign(({ event }) => (event.type === 'job.visibility' ? { hidden: event.hidden } : {})),
@@ -99,6 +107,9 @@ export const generationJobSetup = setup({
       refunded: params.media.refunded,
       error: params.media.error,
       lastUpdatedAt: params.media.updated_at,
+      held: params.media.held,
+      // A media answer counts the place only where it is asked for (the queue calls); else the last poll's stays.
+      ...(params.media.queue_position === undefined ? {} : { queuePosition: params.media.queue_position }),
       // Once the server has the job, its request is not needed again.
       fields: null,
     })),
@@ -107,7 +118,12 @@ export const generationJobSetup = setup({
       progress: params.answer.progress,
       lastUpdatedAt: params.answer.updated_at,
       retryAttempt: 0,
+      held: params.answer.held,
+      queuePosition: params.answer.queue_position,
     })),
+    startQueueRequest: assign(({ event }) => ({ queueRequest: queueRequestOf(event), queueError: null })),
+    queueDone: assign({ queueRequest: null }),
+    setQueueError: assign(({ context }, params: { error: unknown }) => ({ queueError: queueFailure(context.queueRequest, params.error), queueRequest: null })),
     setError: assign((_, params: { message: string }) => ({ error: params.message })),
     countPoll: assign(({ context }) => ({ pollAttempt: context.pollAttempt + 1 })),
     resetPollAttempt: assign({ pollAttempt: 0 }),

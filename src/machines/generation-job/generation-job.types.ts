@@ -2,6 +2,7 @@ import type { CreditCheckUser } from '@/lib/affordability';
 import type { PaidRequestParentEvent } from '@/machines/paid-request/paid-request.machine';
 import type { MultipartFields } from '@/services/http';
 import type { Media } from '@/services/schemas/media';
+import type { QueueRequest, QueueRequestEvent } from '@/machines/queue-control/queue-call';
 
 // The generation job's public types, apart from its states (generation-job.machine.ts) and its
 // implementations (generation-job.setup.ts), so each file reads as one thing.
@@ -74,12 +75,22 @@ export interface GenerationJobContext extends Omit<GenerationJobInput, 'mediaId'
   /** Cancel was asked for while the submit had no answer yet: cancelled as soon as it has one. */
   cancelRequested: boolean;
   outcome: JobOutcome | null;
+  /** Issue 21 item 2: its owner holds it (it waits until resumed). */
+  held: boolean;
+  /** Issue 21 item 2: while it waits, its place among its owner's waiting jobs (1 = next). */
+  queuePosition: number | null;
+  /** The hold, resume, run next or edit being sent (controlling). */
+  queueRequest: QueueRequest | null;
+  /** Why the last of those failed, in the spec's style. */
+  queueError: string | null;
 }
 
 export type GenerationJobEvent =
   | { type: 'job.cancel' }
   | { type: 'job.visibility'; hidden: boolean }
   | { type: 'job.online' }
+  /** Issue 21 item 2: hold, resume, run next or edit the job while it waits (its owner's). */
+  | QueueRequestEvent<'job'>
   /** From the submit's paid-request child: a retry starts (reconnecting) or ends. */
   | PaidRequestParentEvent;
 

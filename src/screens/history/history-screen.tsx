@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Container, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { Link } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
@@ -8,6 +8,9 @@ import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { HISTORY_TEXTS } from '@/config/history-texts';
+import { QUEUE_TEXTS } from '@/config/queue-texts';
+import { EditQueuedJobModal } from '@/components/jobs/edit-queued-job-modal';
+import { QueueControls } from '@/components/jobs/queue-controls';
 import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
 import { ROUTES } from '@/config/routes';
 import { formatDateTime } from '@/lib/format';
@@ -25,6 +28,8 @@ import {
   selectRerunningId,
   selectRerunOutcome,
 } from '@/machines/job-history/job-history.selectors';
+import { queueControlMachine } from '@/machines/queue-control/queue-control.machine';
+import { selectQueueActions, selectQueueBusy, selectQueueError, selectQueueMedia } from '@/machines/queue-control/queue-control.selectors';
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { HistoryFilters } from '@/screens/history/history-filters';
 import { JobParametersModal } from '@/screens/history/job-parameters-modal';
@@ -32,11 +37,66 @@ import { inspectPath, modelLabel, promptOf, remixPath, seedOf, shortened, STATUS
 
 type HistoryRef = ActorRefFrom<typeof jobHistoryMachine>;
 
+/** SPEC §4: a job not yet started (issue 21 item 2: the one that may be held, run next or edited). */
+const WAITING_STATUS = 'queue_source';
+
 /** Tools whose jobs can be run again once ended (an upload is not a job to repeat). */
 const RERUNNABLE: ReadonlySet<string> = new Set(JOB_TOOLS.map((tool) => tool.slug));
 
+interface HistoryRowProps {
+  history: HistoryRef;
+  media: Media;
+  onShowParameters: (media: Media) => void;
+}
+
 /** One job of the list: what it was, how it went, and what can be done with it. */
-function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef; media: Media; onShowParameters: (media: Media) => void }) {
+function HistoryRow(props: HistoryRowProps) {
+  // A job still waiting may be held, resumed, run next or edited (issue 21 item 2): its own
+  // machine, made afresh when the list brings a newer answer for it.
+  if (props.media.status === WAITING_STATUS) return <WaitingHistoryRow key={props.media.updated_at} {...props} />;
+  return <HistoryRowView {...props} />;
+}
+
+/** A waiting job's row: the job as its queue-control machine last had it, with its queue controls. */
+function WaitingHistoryRow({ media: listed, ...props }: HistoryRowProps) {
+  const queue = useActorRef(queueControlMachine, { input: { media: listed }, inspect });
+  const media = useSelector(queue, selectQueueMedia);
+  const error = useSelector(queue, selectQueueError);
+  const busy = useSelector(queue, selectQueueBusy);
+  const actions = useSelector(queue, selectQueueActions, shallowEqual);
+  const [editing, setEditing] = useState(false);
+  const tool = jobToolOf(media.tool).title;
+  return (
+    <HistoryRowView
+      {...props}
+      media={media}
+      queue={
+        <>
+          <QueueControls
+            toolTitle={tool}
+            actions={actions}
+            busy={busy}
+            position={media.queue_position ?? null}
+            held={media.held}
+            error={error}
+            onHold={() => queue.send({ type: 'queue.hold' })}
+            onResume={() => queue.send({ type: 'queue.resume' })}
+            onRunNext={() => queue.send({ type: 'queue.runNext' })}
+            onEdit={() => setEditing(true)}
+          />
+          <EditQueuedJobModal
+            media={editing && actions.edit ? media : null}
+            toolTitle={tool}
+            onClose={() => setEditing(false)}
+            onSave={(edit) => queue.send({ type: 'queue.edit', edit })}
+          />
+        </>
+      }
+    />
+  );
+}
+
+function HistoryRowView({ history, media, onShowParameters, queue }: HistoryRowProps & { queue?: ReactNode }) {
   const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
   const mediaTools = AppConfigActorContext.useSelector(selectMediaTools);
   const rerunning = useSelector(history, selectRerunningId);
@@ -54,7 +114,7 @@ function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef;
       <Table.Td>{modelLabel(media.option, assetTools, mediaTools)}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none', overflow: 'visible' }}>
-          {JOB_SEARCH_STATUS_LABELS[status]}
+          {media.held && status === 'live' ? QUEUE_TEXTS.heldPhase : JOB_SEARCH_STATUS_LABELS[status]}
         </Badge>
       </Table.Td>
       <Table.Td title={prompt ?? undefined}>{prompt ? shortened(prompt) : HISTORY_TEXTS.noPrompt}</Table.Td>
@@ -62,44 +122,47 @@ function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef;
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{HISTORY_TEXTS.cost(media.cost, media.refunded)}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(media.created_at)}</Table.Td>
       <Table.Td>
-        <Group gap={6} wrap="nowrap">
-          <Button size="compact-sm" variant="default" aria-label={HISTORY_TEXTS.parametersOf(tool)} onClick={() => onShowParameters(media)}>
-            {HISTORY_TEXTS.parameters}
-          </Button>
-          {RERUNNABLE.has(media.tool) && status !== 'live' && (
-            <Button
-              size="compact-sm"
-              variant="light"
-              aria-label={HISTORY_TEXTS.rerunLabel(tool)}
-              loading={rerunning === media.id}
-              disabled={!canRerun}
-              onClick={() => history.send({ type: 'history.rerun', mediaId: media.id })}
-            >
-              {HISTORY_TEXTS.rerun}
+        <Stack gap={4}>
+          {queue}
+          <Group gap={6} wrap="nowrap">
+            <Button size="compact-sm" variant="default" aria-label={HISTORY_TEXTS.parametersOf(tool)} onClick={() => onShowParameters(media)}>
+              {HISTORY_TEXTS.parameters}
             </Button>
-          )}
-          {RERUNNABLE.has(media.tool) && status !== 'live' && media.kind === 'image' && (
-            <Button
-              size="compact-sm"
-              variant="light"
-              aria-label={HISTORY_TEXTS.varyLabel(tool)}
-              disabled={!canRerun}
-              onClick={() => history.send({ type: 'history.vary', mediaId: media.id })}
-            >
-              {HISTORY_TEXTS.vary}
-            </Button>
-          )}
-          {remix && (
-            <Anchor component={Link} to={remix} size="sm" aria-label={HISTORY_TEXTS.remixLabel(tool)}>
-              {HISTORY_TEXTS.remix}
-            </Anchor>
-          )}
-          {mayInspect && (
-            <Anchor component={Link} to={inspectPath(media)} size="sm" aria-label={HISTORY_TEXTS.inspectLabel(tool)}>
-              {HISTORY_TEXTS.inspect}
-            </Anchor>
-          )}
-        </Group>
+            {RERUNNABLE.has(media.tool) && status !== 'live' && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                aria-label={HISTORY_TEXTS.rerunLabel(tool)}
+                loading={rerunning === media.id}
+                disabled={!canRerun}
+                onClick={() => history.send({ type: 'history.rerun', mediaId: media.id })}
+              >
+                {HISTORY_TEXTS.rerun}
+              </Button>
+            )}
+            {RERUNNABLE.has(media.tool) && status !== 'live' && media.kind === 'image' && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                aria-label={HISTORY_TEXTS.varyLabel(tool)}
+                disabled={!canRerun}
+                onClick={() => history.send({ type: 'history.vary', mediaId: media.id })}
+              >
+                {HISTORY_TEXTS.vary}
+              </Button>
+            )}
+            {remix && (
+              <Anchor component={Link} to={remix} size="sm" aria-label={HISTORY_TEXTS.remixLabel(tool)}>
+                {HISTORY_TEXTS.remix}
+              </Anchor>
+            )}
+            {mayInspect && (
+              <Anchor component={Link} to={inspectPath(media)} size="sm" aria-label={HISTORY_TEXTS.inspectLabel(tool)}>
+                {HISTORY_TEXTS.inspect}
+              </Anchor>
+            )}
+          </Group>
+        </Stack>
       </Table.Td>
     </Table.Tr>
   );

@@ -1,0 +1,147 @@
+import { Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Controller, useForm } from 'react-hook-form';
+import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { optionsForTool, type ModelOption } from '@/config/asset-tools';
+import { endpointFor, generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
+import { TOOL_TEXTS } from '@/config/job-texts';
+import { QUEUE_TEXTS } from '@/config/queue-texts';
+import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
+import type { Media, QueuedJobEdit } from '@/machines/queue-control/queue-control.machine';
+
+const TEXTS = QUEUE_TEXTS.editForm;
+
+interface EditValues {
+  prompt: string;
+  option: string;
+  aspectRatio: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The models this job could run with instead: the tool's, served by the same call as its own. */
+function modelsFor(tool: GenerationToolSpec, current: string | null, assetTools: readonly ModelOption[]): ModelOption[] {
+  const endpoint = endpointFor(tool, current ?? undefined);
+  return optionsForTool(assetTools, tool.slug).filter((model) => endpointFor(tool, model.value) === endpoint);
+}
+
+/** Whether the tool asks for a prompt with this model (the server checks it as for a new request). */
+const takesPrompt = (tool: GenerationToolSpec, model: ModelOption | undefined): boolean =>
+  tool.prompt === 'required' || tool.prompt === 'optional' || (tool.prompt === 'model' && model?.text_prompt === 1);
+
+const takesAspectRatio = (tool: GenerationToolSpec, model: string): boolean =>
+  Boolean(tool.aspectRatios) && (!tool.aspectRatioModels || tool.aspectRatioModels.includes(model));
+
+interface EditFormProps {
+  media: Media;
+  tool: GenerationToolSpec;
+  onSave: (edit: QueuedJobEdit) => void;
+  onClose: () => void;
+}
+
+function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
+  const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
+  const models = modelsFor(tool, media.option, assetTools);
+  const { control, register, handleSubmit, watch, formState } = useForm<EditValues>({
+    defaultValues: { prompt: text(media.args.prompt), option: media.option ?? models[0]?.value ?? '', aspectRatio: text(media.args.aspect_ratio) },
+  });
+  const option = watch('option');
+  const model = models.find((candidate) => candidate.value === option);
+  const price = model?.required_credits ?? media.cost;
+  const withPrompt = takesPrompt(tool, model);
+  const withRatio = takesAspectRatio(tool, option);
+  const save = handleSubmit((values) => {
+    const edit: QueuedJobEdit = { option: values.option };
+    if (withPrompt) edit.prompt = values.prompt.trim();
+    if (withRatio && values.aspectRatio) edit.aspect_ratio = values.aspectRatio;
+    onSave(edit);
+  });
+  return (
+    <form onSubmit={(event) => void save(event)} noValidate>
+      <Stack gap="sm">
+        <Controller
+          control={control}
+          name="option"
+          render={({ field }) => (
+            <Select
+              label={TEXTS.model}
+              data={models.map((candidate) => ({ value: candidate.value, label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits) }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value ?? field.value)}
+              allowDeselect={false}
+            />
+          )}
+        />
+        {withPrompt && (
+          <Textarea
+            label={tool.promptLabel}
+            autosize
+            minRows={2}
+            maxRows={8}
+            error={formState.errors.prompt?.message}
+            {...register('prompt', { validate: (value) => tool.prompt === 'optional' || value.trim() !== '' || TEXTS.promptRequired })}
+          />
+        )}
+        {withRatio && tool.aspectRatios && (
+          <Controller
+            control={control}
+            name="aspectRatio"
+            render={({ field }) => (
+              <Select
+                label={TOOL_TEXTS.aspectRatio}
+                data={[...(tool.aspectRatios ?? [])]}
+                value={field.value || null}
+                onChange={(value) => field.onChange(value ?? field.value)}
+                allowDeselect={false}
+              />
+            )}
+          />
+        )}
+        <Stack gap={2} role="status">
+          <Text fw={600}>{TEXTS.price(price)}</Text>
+          <Text size="sm" c="dimmed">
+            {TEXTS.difference(media.cost, price)}
+          </Text>
+        </Stack>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {TEXTS.cancel}
+          </Button>
+          <Button type="submit">{TEXTS.save}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export interface EditQueuedJobModalProps {
+  /** The waiting job to edit; null: closed. */
+  media: Media | null;
+  toolTitle: string;
+  onSave: (edit: QueuedJobEdit) => void;
+  onClose: () => void;
+}
+
+/**
+ * Edit before it runs (issue 21 item 2): the waiting job's model, prompt and aspect ratio, with
+ * the new price and what saving debits or refunds (the server re-quotes it and settles the
+ * difference; a refusal shows on the job's row).
+ */
+export function EditQueuedJobModal({ media, toolTitle, onSave, onClose }: EditQueuedJobModalProps) {
+  const tool = media ? generationToolBySlug(media.tool) : undefined;
+  return (
+    <Modal opened={media !== null && tool !== undefined} onClose={onClose} title={TEXTS.title(toolTitle)}>
+      {media && tool && (
+        <EditForm
+          key={media.id}
+          media={media}
+          tool={tool}
+          onClose={onClose}
+          onSave={(edit) => {
+            onSave(edit);
+            onClose();
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
