@@ -221,7 +221,12 @@ export const generationJobMachine = generationJobSetup.createMachine({
         input: ({ context }) => ({ mediaId: context.mediaId ?? '', request: context.queueRequest ?? { kind: 'hold' } }),
         onDone: {
           target: 'routing',
-          actions: [{ type: 'storeMedia', params: ({ event }) => ({ media: event.output }) }, 'queueDone', 'resetPollAttempt'],
+          actions: [
+            { type: 'storeMedia', params: ({ event }) => ({ media: event.output }) },
+            { type: 'storeEdit', params: ({ event }) => ({ media: event.output }) },
+            'queueDone',
+            'resetPollAttempt',
+          ],
         },
         onError: {
           target: 'routing',

@@ -1,4 +1,5 @@
 import { assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
+import { defaultAppConfiguration } from '@/config/app-config';
 import { JOB_TEXTS } from '@/config/job-texts';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { fullJitterDelay } from '@/lib/backoff';
@@ -120,6 +121,15 @@ export const generationJobSetup = setup({
       retryAttempt: 0,
       held: params.answer.held,
       queuePosition: params.answer.queue_position,
+    })),
+    /** An edit may change the model and so the price: the job's row in the panel follows the answer. */
+    storeEdit: assign(({ context }, params: { media: Media }) => ({
+      cost: params.media.cost,
+      option: params.media.option ?? context.option,
+      optionLabel:
+        params.media.option === null || params.media.option === context.option
+          ? context.optionLabel
+          : (defaultAppConfiguration.asset_tools.find((model) => model.value === params.media.option)?.label ?? params.media.option),
     })),
     startQueueRequest: assign(({ event }) => ({ queueRequest: queueRequestOf(event), queueError: null })),
     queueDone: assign({ queueRequest: null }),

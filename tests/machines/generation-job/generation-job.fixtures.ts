@@ -11,6 +11,7 @@ import type {
   SubmitRequest,
 } from '@/machines/generation-job/generation-job.machine';
 import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
+import type { QueueRequest } from '@/machines/queue-control/queue-call';
 import { buildFinishedMedia, buildMedia, buildStatus } from '../../services/media.fixtures';
 
 export { buildFinishedMedia, buildMedia, buildStatus };
@@ -57,6 +58,8 @@ export interface JobServer {
   poll: Mock<(mediaId: string) => Promise<ProcessingStatus>>;
   fetch: Mock<(mediaId: string) => Promise<Media>>;
   cancel: Mock<(mediaId: string) => Promise<Media>>;
+  /** Issue 21 item 2: hold, resume, run next and edit. */
+  queue: Mock<(mediaId: string, request: QueueRequest) => Promise<Media>>;
 }
 
 /**
@@ -83,6 +86,7 @@ export function buildJobServer(): JobServer {
     poll: vi.fn(async () => buildStatus()),
     fetch: vi.fn(async () => buildFinishedMedia()),
     cancel: vi.fn(async () => buildMedia({ status: 'cancelled', refunded: true, updated_at: '2025-01-01T10:00:06.000Z' })),
+    queue: vi.fn(async () => buildMedia({ updated_at: '2025-01-01T10:00:04.000Z' })),
   };
 }
 
@@ -93,6 +97,7 @@ export function jobMachineFor(server: JobServer, options: { realDelays?: boolean
     pollStatus: fromPromise<ProcessingStatus, { mediaId: string }>(({ input }) => server.poll(input.mediaId)),
     fetchMedia: fromPromise<Media, { mediaId: string }>(({ input }) => server.fetch(input.mediaId)),
     cancelJob: fromPromise<Media, { mediaId: string }>(({ input }) => server.cancel(input.mediaId)),
+    queueCall: fromPromise<Media, { mediaId: string; request: QueueRequest }>(({ input }) => server.queue(input.mediaId, input.request)),
   };
   return options.realDelays
     ? generationJobMachine.provide({ actors })

@@ -38,6 +38,7 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
   pollStatus: [
     buildStatus({ status: 'processing_source', updated_at: NEWER }),
     buildStatus({ status: 'queue_source', updated_at: OLDER }),
+    buildStatus({ status: 'queue_source', held: true, updated_at: NEWER }),
     buildStatus({ status: 'success_image', updated_at: NEWER }),
     buildStatus({ status: 'failed', updated_at: NEWER }),
   ],
@@ -49,6 +50,8 @@ const outputsBySrc: Record<string, readonly unknown[]> = {
     buildMedia({ status: 'processing_source' }),
   ],
   cancelJob: [buildMedia({ status: 'cancelled', refunded: true }), buildMedia({ status: 'processing_source' })],
+  // Issue 21 item 2: a queue call answers the job held, waiting with its place, or (an edit that lost the race) started.
+  queueCall: [buildMedia({ held: true, queue_position: null }), buildMedia({ queue_position: 1 }), buildMedia({ status: 'processing_source' })],
 };
 
 const errors = [networkError(), httpError(400, 'Bad request'), httpError(404, 'Not found'), httpError(409, 'Ended'), httpError(503, 'Busy')];
@@ -85,6 +88,10 @@ const uiEvents: GenerationJobEvent[] = [
   { type: 'job.visibility', hidden: true },
   { type: 'job.visibility', hidden: false },
   { type: 'job.online' },
+  { type: 'job.hold' },
+  { type: 'job.resume' },
+  { type: 'job.runNext' },
+  { type: 'job.edit', edit: { prompt: 'a blue fox' } },
   // What the submit's child tells the job as a retry starts and ends.
   { type: 'paid.retrying' },
   { type: 'paid.sending' },
@@ -97,6 +104,9 @@ const serializeState = (snapshot: GenerationJobSnapshot): string =>
     hidden: snapshot.context.hidden,
     cancelRequested: snapshot.context.cancelRequested,
     status: classifyStatus(snapshot.context.status),
+    waiting: snapshot.context.status === 'queue_source',
+    held: snapshot.context.held,
+    media: snapshot.context.media !== null,
     lastUpdatedAt: snapshot.context.lastUpdatedAt,
   });
 
@@ -129,6 +139,14 @@ describe('generation job paths (xstate/graph)', () => {
       'submitting.sending · paid.retrying #0',
       'submitting.retrying · paid.sending #0',
       'polling.checking · xstate.done.actor.0.generationJob.polling.checking #0',
+      // Issue 21 item 2: the owner's queue actions while the job waits, and their answers.
+      'polling · job.hold #0',
+      'polling · job.resume #0',
+      'polling · job.runNext #0',
+      'polling · job.edit #0',
+      'controlling · xstate.done.actor.0.generationJob.controlling #0',
+      'controlling · xstate.error.actor.0.generationJob.controlling #0',
+      'controlling · job.cancel #0',
     ],
   });
 
