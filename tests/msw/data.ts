@@ -76,6 +76,9 @@ export interface FakeMediaRecord {
   items: FakeMediaItem[];
   files: never[];
   results?: string[];
+  /** Issue 21 item 2: a waiting job its owner holds, and its place in their queue. */
+  held?: boolean;
+  queue_position?: number | null;
 }
 
 /** A queued job made at `now`; a test or handler overrides what it needs. */

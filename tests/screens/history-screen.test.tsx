@@ -190,6 +190,72 @@ describe('the History page', () => {
     expect(within(table()).getByText('Running')).toBeInTheDocument();
   });
 
+  it('a waiting job shows its place; Hold, Resume, Run next and Edit (with its new price) change it on the server', async () => {
+    pastJob(1, { status: 'queue_source', progress: 0, option: 'Seedream', args: { prompt: 'a waiting fox', option: 'Seedream', aspect_ratio: '1:1' }, queue_position: 2 });
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    // Only the History page follows this job here (the jobs registry's poll would move it on).
+    server.use(
+      http.get(`${API}/media`, ({ request }) => {
+        if (new URL(request.url).searchParams.get('status') === 'live') return answer({ items: [], next_start_keys: null });
+        return undefined;
+      }),
+    );
+    const calls: string[] = [];
+    const edits: { body: unknown; key: string | null }[] = [];
+    const change = (record: FakeMediaRecord, changes: Partial<FakeMediaRecord>) => answer(Object.assign(record, changes));
+    server.use(
+      http.post(`${API}/media/:id/:action`, ({ params }) => {
+        const record = fakeMedia.media.get(String(params.id));
+        if (!record) return detail(404, 'Not found.');
+        calls.push(String(params.action));
+        if (params.action === 'hold') return change(record, { held: true, queue_position: null });
+        if (params.action === 'resume') return change(record, { held: false, queue_position: 2 });
+        if (params.action === 'run-next') return detail(409, 'This job has already started: only a job still waiting in the queue can be changed.');
+        return detail(404, 'Not found.');
+      }),
+      http.patch(`${API}/media/:id`, async ({ request, params }) => {
+        const record = fakeMedia.media.get(String(params.id));
+        if (!record) return detail(404, 'Not found.');
+        const body = (await request.json()) as { option: string; prompt: string };
+        edits.push({ body, key: request.headers.get('Idempotency-Key') });
+        return change(record, { option: body.option, cost: 8, args: { ...record.args, ...body } });
+      }),
+      http.get(`${API}/media/:id`, ({ params }) => answer({ ...fakeMedia.media.get(String(params.id)), status: 'processing_source', held: false, queue_position: null })),
+    );
+    await openHistory();
+    expect(await within(await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD)).findByText('2nd in your queue')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Hold Text to Image' }));
+    expect(await within(table()).findByText('Held: it starts once you resume it')).toBeInTheDocument();
+    expect(within(table()).getByText('Held')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Run Text to Image next' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resume Text to Image' }));
+    expect(await within(table()).findByText('2nd in your queue')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Edit Text to Image' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Text to Image before it runs' });
+    expect(within(dialog).getByText('New price: 4 credits')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Model' }));
+    await user.click(await screen.findByRole('option', { name: 'Flux 1.1 Pro Ultra · 8 credits' }));
+    expect(within(dialog).getByText('New price: 8 credits')).toBeInTheDocument();
+    expect(within(dialog).getByText('4 credits more will be debited when you save.')).toBeInTheDocument();
+    const prompt = within(dialog).getByRole('textbox', { name: 'Prompt' });
+    await user.clear(prompt);
+    await user.type(prompt, 'a fox at dawn');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(within(table()).getByText('8 credits')).toBeInTheDocument());
+    expect(within(table()).getByText('a fox at dawn')).toBeInTheDocument();
+    expect(edits).toEqual([{ body: { option: 'Flux1.1ProUltra', prompt: 'a fox at dawn', aspect_ratio: '1:1' }, key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+
+    // It started meanwhile: the server's reason, and the row as it is now (no queue actions left).
+    await user.click(screen.getByRole('button', { name: 'Run Text to Image next' }));
+    expect(await within(table()).findByRole('alert')).toHaveTextContent(
+      'The job could not be moved up. This job has already started: only a job still waiting in the queue can be changed.',
+    );
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Hold Text to Image' })).not.toBeInTheDocument());
+    expect(calls).toEqual(['hold', 'resume', 'run-next']);
+  });
+
   it('asks a signed-out visitor to sign in, and asks the server nothing', async () => {
     const { queries } = historyServer({});
     renderApp('/history');

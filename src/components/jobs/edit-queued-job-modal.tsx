@@ -74,9 +74,7 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
         {withPrompt && (
           <Textarea
             label={tool.promptLabel}
-            autosize
-            minRows={2}
-            maxRows={8}
+            minRows={3}
             error={formState.errors.prompt?.message}
             {...register('prompt', { validate: (value) => tool.prompt === 'optional' || value.trim() !== '' || TEXTS.promptRequired })}
           />
