@@ -210,7 +210,11 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
   /** Cancels a live job with its refund; null when it had already ended. */
   async function cancelLive(id: string): Promise<MediaRow | null> {
     const row = await db.transaction((tx) => endJobWithRefund(tx, id, 'cancelled', null));
-    if (row) engine.announceEnd(id);
+    if (row) {
+      engine.announceEnd(id);
+      // A place in its owner's running limit may have freed: their next waiting job starts now.
+      engine.notify();
+    }
     return row;
   }
 
