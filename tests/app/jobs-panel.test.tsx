@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@/config/messages';
 import { finishedJobText } from '@/app/use-job-toasts';
 import { phaseText } from '@/components/jobs/job-view';
-import { fakeApi } from '../msw/handlers';
+import { http } from 'msw';
+import { API, fakeApi } from '../msw/handlers';
+import { answer, detail } from '../msw/data';
+import { server } from '../msw/server';
 import { fakeMedia } from '../msw/media';
 import { PAGE_LOAD, setUpJobTests } from '../screens/generation-helpers';
 import { alice, signedInAs } from '../screens/session-helpers';
@@ -73,6 +76,49 @@ describe('the jobs panel', { timeout: 20_000 }, () => {
 
     await user.click(within(cancelled).getByRole('button', { name: 'Dismiss Text to Image' }));
     expect(await within(drawer).findByText('No jobs yet. Anything you generate shows up here while it runs.')).toBeInTheDocument();
+  });
+
+  it('shows a waiting job’s place; Hold, Resume and Run next go to the server and back, a refusal says why', async () => {
+    // The job waits 2nd in the person's queue (the fake server would otherwise start it at the first poll).
+    let held = false;
+    let position: number | null = 2;
+    const calls: string[] = [];
+    server.use(
+      http.get(`${API}/media/:id/processing-status`, ({ params }) =>
+        answer({ id: String(params.id), status: 'queue_source', progress: 0, items: [], updated_at: new Date().toISOString(), held, queue_position: position }),
+      ),
+      http.post(`${API}/media/:id/:action`, ({ params }) => {
+        const record = fakeMedia.media.get(String(params.id));
+        if (!record) return detail(404, 'Not found.');
+        calls.push(String(params.action));
+        if (params.action === 'run-next') return detail(409, 'This job has already started: only a job still waiting in the queue can be changed.');
+        held = params.action === 'hold';
+        position = held ? null : 1;
+        return answer({ ...record, status: 'queue_source', updated_at: new Date().toISOString(), held, queue_position: position });
+      }),
+    );
+    await signedInAs(alice);
+    renderApp('/ai-image/text-to-image');
+    await startTextToImage('a fox that waits its turn');
+    await user.click(await within(header()).findByRole('button', { name: 'Jobs, 1 running' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Jobs' });
+    const job = await within(drawer).findByRole('listitem', { name: 'Text to Image, Queued' });
+    expect(await within(job).findByText('2nd in your queue')).toBeInTheDocument();
+    expect(within(job).queryByRole('button', { name: 'Resume Text to Image' })).not.toBeInTheDocument();
+
+    await user.click(within(job).getByRole('button', { name: 'Hold Text to Image' }));
+    const heldJob = await within(drawer).findByRole('listitem', { name: 'Text to Image, Held' });
+    expect(heldJob).toHaveTextContent('Held: it starts once you resume it');
+    expect(within(heldJob).queryByRole('button', { name: 'Run Text to Image next' })).not.toBeInTheDocument();
+    await user.click(within(heldJob).getByRole('button', { name: 'Resume Text to Image' }));
+    const resumed = await within(drawer).findByRole('listitem', { name: 'Text to Image, Queued' });
+    expect(await within(resumed).findByText('1st in your queue')).toBeInTheDocument();
+
+    await user.click(within(resumed).getByRole('button', { name: 'Run Text to Image next' }));
+    expect(await within(resumed).findByRole('alert')).toHaveTextContent(
+      'The job could not be moved up. This job has already started: only a job still waiting in the queue can be changed.',
+    );
+    expect(calls).toEqual(['hold', 'resume', 'run-next']);
   });
 
   it('lists a finished job as succeeded with a link to its result, and toasts it', async () => {
