@@ -192,6 +192,24 @@ export const STORY_TEXTS = {
     noFilm: 'No film yet. Make every video (and the sound), then join them.',
   },
 
+  /** A part's takes (issue 21, Kinora's): each regeneration keeps the ones before it. */
+  takes: {
+    /** `what`: "the picture of Mara", "the picture of scene 2", "the video of scene 2". */
+    elementPicture: (name: string): string => `the picture of ${name}`,
+    scenePicture: (number: number): string => `the picture of scene ${number}`,
+    sceneVideo: (number: number): string => `the video of scene ${number}`,
+    group: (what: string): string => `Takes of ${what}`,
+    take: (number: number): string => `Take ${number}`,
+    takeLabel: (number: number, what: string, active: boolean): string => `Take ${number} of ${what}${active ? ' (in use)' : ''}`,
+    making: 'Making…',
+    failed: 'Failed',
+    undo: 'Undo',
+    undoLabel: (number: number, what: string): string => `Undo: back to take ${number} of ${what}`,
+  },
+
+  /** A scene card's elements: the pictures it is drawn with. */
+  sceneElements: (number: number): string => `Elements of scene ${number}`,
+
   /** Export for editing (issue 21, Kinora's). */
   export: {
     heading: 'Export for editing',

@@ -111,6 +111,12 @@ export const STORY_TOOLS = {
   concat: 'story-concat',
 } as const;
 
+/**
+ * Takes kept per part (an element picture, a scene picture, a scene video): every regeneration
+ * adds one; past this many the oldest leaves the list (its job stays until the story is deleted).
+ */
+export const STORY_TAKES_MAX = 12;
+
 /** The part of the story a generation call works on (PUT story/{id}/cancel's `part`). */
 export const STORY_PARTS = ['elements', 'scenes', 'videos', 'audio', 'concat'] as const;
 export type StoryPart = (typeof STORY_PARTS)[number];

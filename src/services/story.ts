@@ -1,4 +1,4 @@
-import { apiDelete, apiGet, apiPostMultipart, apiPutJson } from '@/services/http';
+import { apiDelete, apiGet, apiPostJson, apiPostMultipart, apiPutJson } from '@/services/http';
 import type { CallOptions } from '@/services/media';
 import { storyDeletedSchema, storyListSchema, storySchema } from '@/services/schemas/story';
 import type { Story, Storyboard, StorySummary } from '@/services/schemas/story';
@@ -7,8 +7,9 @@ import type { StoryPart } from '@/config/story';
 
 /**
  * SPEC §7 story calls, and Kinora's additions to them (GET story, GET/PUT/DELETE story/{id},
- * story/{id}/audio, story/{id}/cancel). Every answer is checked against `storySchema`; bodies
- * are multipart (arrays as repeated keys, the storyboard as a JSON string, see http.ts).
+ * story/{id}/audio, story/{id}/cancel, a part's takes). Every answer is checked against
+ * `storySchema`; bodies are multipart (arrays as repeated keys, the storyboard as a JSON string, see
+ * http.ts), but for the JSON ones said so.
  */
 
 export type { Story, Storyboard, StorySummary } from '@/services/schemas/story';
@@ -110,3 +111,26 @@ export const cancelStoryPart = (id: string, part: StoryPart, options: CallOption
 /** DELETE story/{id} (Kinora's): the story and its jobs (running ones cancelled and refunded). */
 export const deleteStory = (id: string, options: CallOptions = {}): Promise<{ id: string; deleted: true }> =>
   apiDelete(storyPath(id), storyDeletedSchema, { signal: options.signal });
+
+/** What choosing a take sends: the draft (saved first, checked against its revision), when there is one. */
+export interface TakeCallFields {
+  storyboard?: Storyboard;
+  revision?: string;
+}
+
+const takePath = (id: string, part: 'elements' | 'scenes' | 'videos', partId: string): string =>
+  `${storyPath(id)}/${part}/${encodeURIComponent(partId)}`;
+
+/** POST story/{id}/{part}/{partId}/takes/{mediaId}/select (Kinora's), JSON: one of a part's takes made active. Free. */
+export const selectStoryTake = (
+  id: string,
+  part: 'elements' | 'scenes' | 'videos',
+  partId: string,
+  mediaId: string,
+  fields: TakeCallFields,
+  options: CallOptions = {},
+): Promise<Story> => apiPostJson(`${takePath(id, part, partId)}/takes/${encodeURIComponent(mediaId)}/select`, fields, storySchema, { signal: options.signal });
+
+/** POST story/{id}/{part}/{partId}/undo (Kinora's), JSON: back to the take active before the part's last regeneration. Free. */
+export const undoStoryTake = (id: string, part: 'elements' | 'scenes' | 'videos', partId: string, fields: TakeCallFields, options: CallOptions = {}): Promise<Story> =>
+  apiPostJson(`${takePath(id, part, partId)}/undo`, fields, storySchema, { signal: options.signal });

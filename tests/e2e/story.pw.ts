@@ -10,7 +10,8 @@ import { JOB_END_MS } from './helpers/stack';
  * AI Story as a creator meets it on `npm start`'s stack (issue 6): an idea becomes a storyboard,
  * pictures of its elements and scenes, a video per scene and a narration, joined into one film that
  * plays — with a reload in the middle of the scenes step, and one scene changed and made again
- * without redoing the others. Real server, real job engine, real MP4s.
+ * without redoing the others, then that scene's earlier take restored by Undo and the new one picked
+ * again (issue 21). Real server, real job engine, real MP4s.
  */
 
 test.describe.configure({ timeout: 300_000 });
@@ -19,7 +20,7 @@ const IDEA =
   'Mara, a young lighthouse keeper, finds a glowing map on the beach. She sails her small boat across the stormy sea. ' +
   'At dawn she reaches a hidden island full of singing birds.';
 
-test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is made again alone', async ({ page, request }) => {
+test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is made again alone, and a story take restored by undo', async ({ page, request }) => {
   const errors = watchPageErrors(page);
   const { email } = await createAccount(request, { prefix: 'story', handle: freshHandle('story') });
   await page.goto('/authentication');
@@ -92,6 +93,9 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
   await expect(page.getByText('Stale', { exact: true })).toHaveCount(1);
   await expect(page.getByText('Ready', { exact: true })).toHaveCount(2);
   await expect(page.getByText('1 scene picture × 4 credits = 4 credits', { exact: false })).toBeVisible();
+  const sceneTwo = page.getByRole('region', { name: 'Scene 2' });
+  const pictureOfTwo = async () => new URL((await sceneTwo.getByRole('img', { name: 'Picture of scene 2' }).getAttribute('src')) ?? '', page.url()).pathname;
+  const firstOfTwo = await pictureOfTwo();
   const regenerate = page.waitForRequest((sent) => /\/api\/story\/[^/]+\/scenes$/.test(sent.url()) && sent.method() === 'POST');
   await page.getByRole('button', { name: 'Regenerate the picture of scene 2' }).click();
   const body = (await regenerate).postData() ?? '';
@@ -102,6 +106,26 @@ test('an idea becomes a film; a reload mid-scenes resumes; one changed scene is 
   // The other two scenes kept their pictures.
   expect(await pictureFiles()).toEqual(firstPictures);
   expect(firstPictures.every((path) => path?.startsWith('/api/files/'))).toBe(true);
+
+  // A story take restored by undo (issue 21): the first picture of scene 2 is in use again — stale,
+  // as it was drawn from the old words — and the new one stays a take; choosing is free.
+  const secondOfTwo = await pictureOfTwo();
+  expect(secondOfTwo).not.toBe(firstOfTwo);
+  await sceneTwo.getByRole('button', { name: 'Undo: back to take 1 of the picture of scene 2' }).click();
+  await expect(sceneTwo.getByRole('button', { name: 'Take 1 of the picture of scene 2 (in use)' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(sceneTwo.getByText('Stale', { exact: true })).toBeVisible();
+  expect(await pictureOfTwo()).toBe(firstOfTwo);
+  await expect(sceneTwo.getByRole('button', { name: /^Undo/ })).toHaveCount(0);
+  // Kept on a reload (the server has it), then the new take picked again for the film.
+  await page.reload();
+  await expect(sceneTwo.getByRole('button', { name: 'Take 1 of the picture of scene 2 (in use)' })).toBeVisible();
+  await sceneTwo.getByRole('button', { name: 'Take 2 of the picture of scene 2', exact: true }).click();
+  await expect(sceneTwo.getByRole('button', { name: 'Take 2 of the picture of scene 2 (in use)' })).toBeVisible();
+  await expect(page.getByText('Ready', { exact: true })).toHaveCount(3);
+  expect(await pictureOfTwo()).toBe(secondOfTwo);
+  // Each scene card shows the element pictures it is drawn with.
+  await expect(page.getByRole('list', { name: 'Elements of scene 1' }).getByRole('img').first()).toBeVisible();
+  await expect(balance(page)).toHaveText(`${afterScenes - 4} credits`);
 
   // Scriptboard: a video per scene, the narration, then the film.
   await page.getByRole('button', { name: 'Next: Scriptboard' }).click();

@@ -13,7 +13,8 @@ import {
   storyPartStates,
   type StatusOf,
 } from '@/lib/story';
-import type { Storyboard } from '@/services/schemas/story';
+import { activateTake, placeTake, takeSlot, takesOf, undoTakeOf, type TakeSlot } from '@/lib/story-takes';
+import type { StoryAsset, Storyboard } from '@/services/schemas/story';
 import { fakeApi } from './handlers';
 import { answer, API, detail, endedItem, finishedItem, signedFileUrl, storyRecord, type FakeStoryRecord } from './data';
 import { addMedia, fakeMedia, type FakeMediaRecord } from './media';
@@ -23,7 +24,8 @@ import { addMedia, fakeMedia, type FakeMediaRecord } from './media';
  * in memory; POST story writes a storyboard from the idea (one scene per sentence, a character
  * and a place); each make call starts one job per part in the fake media store, paid from
  * `fakeApi.credits` (402 when short); every GET story/{id} moves the story's live jobs on one
- * poll (they end after `fakeMedia.pollsToFinish` polls). Tests install it with
+ * poll (they end after `fakeMedia.pollsToFinish` polls); a part made again keeps its takes, to
+ * pick or undo. Tests install it with
  * `server.use(...storyHandlers())` and read what was sent from `fakeStory.requests`.
  */
 
@@ -159,8 +161,10 @@ export function finishStoryJob(media: FakeMediaRecord, outcome: 'success' | 'fai
 function mediaIdsOf(story: FakeStoryRecord): string[] {
   const board = story.storyboard;
   return [
-    ...board.elements.flatMap((element) => (element.image ? [element.image.media_id] : [])),
-    ...board.scenes.flatMap((scene) => [scene.image?.media_id, scene.video?.media_id].filter((id): id is string => Boolean(id))),
+    ...board.elements.flatMap((element) => takesOf({ active: element.image, takes: element.image_takes }).map((take) => take.media_id)),
+    ...board.scenes.flatMap((scene) =>
+      [takesOf({ active: scene.image, takes: scene.image_takes }), takesOf({ active: scene.video, takes: scene.video_takes })].flat().map((take) => take.media_id),
+    ),
     ...(board.audio.track ? [board.audio.track.media_id] : []),
     ...(story.concat_media_id ? [story.concat_media_id] : []),
   ];
@@ -239,24 +243,26 @@ function make(story: FakeStoryRecord, part: MakePart, board: Storyboard, askedId
   const total = each * ids.length;
   if (total > fakeApi.credits) return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits}.`);
   fakeApi.credits -= total;
+  let placed = board;
   for (const id of ids) {
     if (part === 'elements') {
       const element = board.elements.find((candidate) => candidate.id === id);
       if (!element) continue;
       const media = addMedia({ kind: 'image', tool: STORY_TOOLS.element, cost: each, option: board.image_model, args: { story_part: 'elements', element_id: id } });
-      element.image = { media_id: media.id, source: elementSource(look(story), board, element) };
+      placed = placeTake(placed, part, id, { media_id: media.id, source: elementSource(look(story), board, element) });
     } else {
       const scene = board.scenes.find((candidate) => candidate.id === id);
       if (!scene) continue;
       if (part === 'scenes') {
         const media = addMedia({ kind: 'image', tool: STORY_TOOLS.scene, cost: each, option: board.image_model, args: { story_part: 'scenes', scene_id: id } });
-        scene.image = { media_id: media.id, source: sceneImageSource(look(story), board, scene) };
+        placed = placeTake(placed, part, id, { media_id: media.id, source: sceneImageSource(look(story), board, scene) });
       } else {
         const media = addMedia({ kind: 'video', tool: STORY_TOOLS.video, cost: each, option: board.video_model, args: { story_part: 'videos', scene_id: id } });
-        scene.video = { media_id: media.id, source: sceneVideoSource(board, scene) };
+        placed = placeTake(placed, part, id, { media_id: media.id, source: sceneVideoSource(board, scene) });
       }
     }
   }
+  story.storyboard = placed;
   return null;
 }
 
@@ -264,6 +270,23 @@ const boardOf = (fields: Record<string, string[]>): Storyboard | null => {
   const text = fields.storyboard?.[0];
   return text ? (JSON.parse(text) as Storyboard) : null;
 };
+
+/** A take made active on the story (the sent draft first), or why not. */
+function chooseTake(
+  story: FakeStoryRecord | undefined,
+  part: MakePart,
+  partId: string,
+  json: Record<string, unknown> | null,
+  choose: (slot: TakeSlot) => StoryAsset | null,
+): Response {
+  if (!story) return notFound();
+  const board = (json?.storyboard as Storyboard | undefined) ?? story.storyboard;
+  const slot = takeSlot(board, part, partId);
+  const take = slot ? choose(slot) : null;
+  if (!take) return detail(409, 'Nothing to undo: this picture was not made again since it was chosen.');
+  story.storyboard = activateTake(board, part, partId, take);
+  return ok(story);
+}
 
 /** The story calls, to install with `server.use(...storyHandlers())`. */
 export function storyHandlers() {
@@ -379,6 +402,17 @@ export function storyHandlers() {
       }
       return ok(story);
     }),
+    // Takes (issue 21): one made active, or the last regeneration undone; the draft sent is saved with it.
+    ...(['elements', 'scenes', 'videos'] as const).flatMap((part) => [
+      http.post(`${API}/story/:id/${part}/:partId/takes/:mediaId/select`, async ({ request, params }) => {
+        const { json } = await readRequest(request, `POST story/${String(params.id)}/${part}/${String(params.partId)}/takes/${String(params.mediaId)}/select`);
+        return chooseTake(find(params), part, String(params.partId), json, (slot) => takesOf(slot).find((take) => take.media_id === String(params.mediaId)) ?? null);
+      }),
+      http.post(`${API}/story/:id/${part}/:partId/undo`, async ({ request, params }) => {
+        const { json } = await readRequest(request, `POST story/${String(params.id)}/${part}/${String(params.partId)}/undo`);
+        return chooseTake(find(params), part, String(params.partId), json, undoTakeOf);
+      }),
+    ]),
     http.delete(`${API}/story/:id`, async ({ request, params }) => {
       await readRequest(request, `DELETE story/${String(params.id)}`);
       const id = String(params.id);

@@ -17,6 +17,7 @@ import {
   storyVideoModel,
   type StoryLook,
 } from '../../../src/lib/story.ts';
+import { placeTake } from '../../../src/lib/story-takes.ts';
 import type { StoryAsset, Storyboard } from '../../../src/services/schemas/story.ts';
 import { newPublicId, type StoredImageRef, type StoredInput } from '../db/media.ts';
 import type { StoryMediaInfo, StoryRow } from '../db/stories.ts';
@@ -58,7 +59,7 @@ export interface PlannedJob {
   version?: string;
   price: number;
   reason: string;
-  /** The board with this job's result named in it. */
+  /** The board with this job's result named in it (a picture or video as the part's new active take). */
   place: (board: Storyboard, asset: StoryAsset) => Storyboard;
   /** What the board names now where this job's result goes (a live job there refuses the call). */
   current: (board: Storyboard) => StoryAsset | null | undefined;
@@ -112,10 +113,7 @@ export function planElements(story: StoryPlanSubject, { board, statusOf }: Check
         price,
         reason: `AI Story · picture of ${element.name} · ${model}`,
         source: elementSource(look, board, element),
-        place: (current, asset) => ({
-          ...current,
-          elements: current.elements.map((item) => (item.id === element.id ? { ...item, image: asset } : item)),
-        }),
+        place: (current, asset) => placeTake(current, 'elements', element.id, asset),
         current: (current) => current.elements.find((item) => item.id === element.id)?.image,
       };
     });
@@ -158,7 +156,7 @@ export function planScenes(story: StoryPlanSubject, { board, statusOf, media }: 
       price,
       reason: `AI Story · picture of scene ${number} · ${model}`,
       source: sceneImageSource(look, board, scene),
-      place: (current, asset) => ({ ...current, scenes: current.scenes.map((item) => (item.id === scene.id ? { ...item, image: asset } : item)) }),
+      place: (current, asset) => placeTake(current, 'scenes', scene.id, asset),
       current: (current) => current.scenes.find((item) => item.id === scene.id)?.image,
     };
   });
@@ -213,7 +211,7 @@ export function planVideos(story: StoryPlanSubject, { board, statusOf, media }: 
       price,
       reason: `AI Story · video of scene ${number} · ${model}`,
       source: sceneVideoSource(board, scene),
-      place: (current, asset) => ({ ...current, scenes: current.scenes.map((item) => (item.id === scene.id ? { ...item, video: asset } : item)) }),
+      place: (current, asset) => placeTake(current, 'videos', scene.id, asset),
       current: (current) => current.scenes.find((item) => item.id === scene.id)?.video,
     };
   });

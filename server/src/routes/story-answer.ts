@@ -1,6 +1,6 @@
 import { storyHash } from '../../../src/lib/story.ts';
 import type { Media } from '../../../src/services/schemas/media.ts';
-import type { Story, StoryAsset, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
+import type { Story, StoryAsset, Storyboard, StorySummary, StoryTakes } from '../../../src/services/schemas/story.ts';
 import type { Queryable } from '../db/database.ts';
 import { fileOwners } from '../db/files.ts';
 import { findOwnMediaRows, type StoredImageRef } from '../db/media.ts';
@@ -9,7 +9,7 @@ import { mediaAnswers, type LinkMaker } from './media-answer.ts';
 
 /**
  * A story as the API answers it (storySchema): its storyboard as stored, and every job the
- * storyboard names as a media answer with links signed at answer time (so a resumed story on
+ * storyboard names (each part's takes too) as a media answer with links signed at answer time (so a resumed story on
  * another device plays its pictures and videos without another call).
  */
 
@@ -22,11 +22,16 @@ const iso = (value: Date): string => value.toISOString();
  */
 export const boardRevision = (board: Storyboard): string => storyHash(JSON.stringify(board));
 
-/** Every part the storyboard names, in board order: element pictures, scene pictures and videos, the sound. */
-export function boardAssets(board: Storyboard): StoryAsset[] {
+/** Every part the storyboard names, in board order: element pictures, scene pictures and videos (with their other takes), the sound. */
+function boardAssets(board: Storyboard): StoryAsset[] {
+  const takes = (takes: StoryTakes | undefined): readonly StoryAsset[] => takes?.items ?? [];
   return [
-    ...board.elements.flatMap((element) => (element.image ? [element.image] : [])),
-    ...board.scenes.flatMap((scene) => [scene.image, scene.video].filter((asset): asset is StoryAsset => asset !== null)),
+    ...board.elements.flatMap((element) => [...(element.image ? [element.image] : []), ...takes(element.image_takes)]),
+    ...board.scenes.flatMap((scene) => [
+      ...[scene.image, scene.video].filter((asset): asset is StoryAsset => asset !== null),
+      ...takes(scene.image_takes),
+      ...takes(scene.video_takes),
+    ]),
     ...(board.audio.track ? [board.audio.track] : []),
   ];
 }

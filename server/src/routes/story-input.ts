@@ -9,12 +9,13 @@ import {
   STORY_TOOLS,
   type StoryStage,
 } from '../../../src/config/story.ts';
-import { storyImageModels, storyVideoModels, type StatusOf } from '../../../src/lib/story.ts';
-import { storyboardSchema, type StoryAsset, type Storyboard } from '../../../src/services/schemas/story.ts';
+import { narrationAfter, storyImageModels, storyVideoModels, type StatusOf } from '../../../src/lib/story.ts';
+import { storyboardSchema, type StoryAsset, type Storyboard, type StoryTakes } from '../../../src/services/schemas/story.ts';
 import type { Queryable } from '../db/database.ts';
 import { isLive } from '../db/media.ts';
 import { storyMediaInfo, type StoryMediaInfo } from '../db/stories.ts';
 import { describeZodError, HttpError } from './http.ts';
+import { boardRevision } from './story-answer.ts';
 
 /**
  * What the story calls accept: the idea's settings (POST story, PUT story/{id}) and the
@@ -107,6 +108,21 @@ export const saveStorySchema = z
 export const staleBoard = (): HttpError =>
   new HttpError(412, 'This storyboard was changed in another tab or window since you opened it: load the story again to see those changes.');
 
+/** A board sent from an older revision than the stored one is refused (absent: not checked, as before revisions). */
+export function checkRevision(story: { storyboard: Storyboard }, revision: string | undefined): void {
+  if (revision !== undefined && revision.trim() !== '' && revision.trim() !== boardRevision(story.storyboard)) throw staleBoard();
+}
+
+/**
+ * A board whose scenes changed but whose narration was sent as stored (a caller that does not make
+ * it follow them): the narration takes the scenes' new words here, so its sound goes stale with them.
+ */
+export function followNarration(stored: Storyboard, sent: Storyboard): Storyboard {
+  if (sent.audio.text !== stored.audio.text) return sent;
+  const text = narrationAfter(stored, sent);
+  return text === sent.audio.text ? sent : { ...sent, audio: { ...sent.audio, text } };
+}
+
 /** A storyboard as sent: a JSON string (multipart) or an object (PUT's JSON body). */
 function parseBoardShape(raw: unknown): Storyboard {
   let value = raw;
@@ -184,12 +200,18 @@ export async function checkStoryboard(db: Queryable, storyId: string, raw: unkno
   }
 
   const named: { asset: StoryAsset; tool: string; what: string }[] = [];
+  const nameTakes = (takes: StoryTakes | undefined, tool: string, what: string) => {
+    for (const take of takes?.items ?? []) named.push({ asset: take, tool, what: `a take of ${what}` });
+  };
   for (const element of board.elements) {
     if (element.image) named.push({ asset: element.image, tool: ASSET_TOOLS.element, what: `the picture of ${element.name}` });
+    nameTakes(element.image_takes, ASSET_TOOLS.element, `the picture of ${element.name}`);
   }
   for (const [index, scene] of board.scenes.entries()) {
     if (scene.image) named.push({ asset: scene.image, tool: ASSET_TOOLS.scene, what: `the picture of scene ${index + 1}` });
     if (scene.video) named.push({ asset: scene.video, tool: ASSET_TOOLS.video, what: `the video of scene ${index + 1}` });
+    nameTakes(scene.image_takes, ASSET_TOOLS.scene, `the picture of scene ${index + 1}`);
+    nameTakes(scene.video_takes, ASSET_TOOLS.video, `the video of scene ${index + 1}`);
   }
   if (board.audio.track) named.push({ asset: board.audio.track, tool: ASSET_TOOLS.audio, what: 'the sound' });
   const media = await storyMediaInfo(
@@ -207,14 +229,24 @@ export async function checkStoryboard(db: Queryable, storyId: string, raw: unkno
     if (row.tool !== tool) throw bad(`storyboard: ${what} names media ${asset.media_id}, which was not made as one (it is a ${row.tool} job).`);
   }
   const keep = (asset: StoryAsset | null): StoryAsset | null => (asset && gone.has(asset.media_id) ? null : asset);
-  const cleaned: Storyboard =
-    gone.size === 0
-      ? board
-      : {
-          ...board,
-          elements: board.elements.map((element) => ({ ...element, image: keep(element.image) })),
-          scenes: board.scenes.map((scene) => ({ ...scene, image: keep(scene.image), video: keep(scene.video) })),
-          audio: { ...board.audio, track: keep(board.audio.track) },
-        };
-  return { board: cleaned, media, statusOf: (id) => statusClass(media.get(id)?.status) };
+  // A take whose job is gone leaves the list; Undo returns only to a take still in it.
+  const keepTakes = (takes: StoryTakes | undefined): StoryTakes | undefined => {
+    if (!takes) return undefined;
+    const items = takes.items.filter((take) => !gone.has(take.media_id));
+    const before = takes.before !== null && items.some((take) => take.media_id === takes.before) ? takes.before : null;
+    return items.length === takes.items.length && before === takes.before ? takes : { items, before };
+  };
+  const cleaned: Storyboard = {
+    ...board,
+    elements: board.elements.map((element) => ({ ...element, image: keep(element.image), image_takes: keepTakes(element.image_takes) })),
+    scenes: board.scenes.map((scene) => ({
+      ...scene,
+      image: keep(scene.image),
+      video: keep(scene.video),
+      image_takes: keepTakes(scene.image_takes),
+      video_takes: keepTakes(scene.video_takes),
+    })),
+    audio: { ...board.audio, track: keep(board.audio.track) },
+  };
+  return { board: JSON.stringify(cleaned) === JSON.stringify(board) ? board : cleaned, media, statusOf: (id) => statusClass(media.get(id)?.status) };
 }

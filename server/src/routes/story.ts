@@ -11,7 +11,7 @@ import {
   STORY_TOOLS,
   type StoryPart,
 } from '../../../src/config/story.ts';
-import { narrationAfter, storyConcatSource } from '../../../src/lib/story.ts';
+import { storyConcatSource } from '../../../src/lib/story.ts';
 import type { Story, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
 import type { MediaFileRow } from '../db/files.ts';
 import { endJobWithRefund, findMedia, insertMedia, isLive, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
@@ -35,11 +35,14 @@ import type { LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
+import { storyTakeRoutes } from './story-takes.ts';
 import { writeStoryboardFor } from './story-writer.ts';
-import { boardRevision, storyAnswer, storySummary } from './story-answer.ts';
+import { storyAnswer, storySummary } from './story-answer.ts';
 import {
   bad,
+  checkRevision,
   checkStoryboard,
+  followNarration,
   parseAspectRatio,
   parseDuration,
   parseIdea,
@@ -49,7 +52,6 @@ import {
   parseTitle,
   parseVideoModel,
   saveStorySchema,
-  staleBoard,
   type CheckedBoard,
 } from './story-input.ts';
 import { idParams } from './route-schemas.ts';
@@ -89,16 +91,6 @@ function listField(body: MultipartBody, name: string): string[] | undefined {
   return values.map((value) => value.trim()).filter((value) => value !== '');
 }
 
-/**
- * A board whose scenes changed but whose narration was sent as stored (a caller that does not make
- * it follow them): the narration takes the scenes' new words here, so its sound goes stale with them.
- */
-function followNarration(stored: Storyboard, sent: Storyboard): Storyboard {
-  if (sent.audio.text !== stored.audio.text) return sent;
-  const text = narrationAfter(stored, sent);
-  return text === sent.audio.text ? sent : { ...sent, audio: { ...sent.audio, text } };
-}
-
 export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): Promise<void> {
   const { db, auth, engine, signer } = deps;
   const linksFor = (request: FastifyRequest): LinkMaker => ({ origin: requestOrigin(request), signer });
@@ -107,11 +99,6 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     const row = await findOwnStory(db, id, user.sub);
     if (!row) throw storyNotFound();
     return row;
-  }
-
-  /** A board sent from an older revision than the stored one is refused (absent: not checked, as before revisions). */
-  function checkRevision(story: StoryRow, revision: string | undefined): void {
-    if (revision !== undefined && revision.trim() !== '' && revision.trim() !== boardRevision(story.storyboard)) throw staleBoard();
   }
 
   async function answer(request: FastifyRequest, row: StoryRow): Promise<{ data: Story }> {
@@ -386,4 +373,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     for (const id of ended) engine.announceEnd(id);
     return answer(request, await ownStory(story.id, user));
   });
+
+  // ---- takes: pick the active one, undo the last regeneration (story-takes.ts) ------------------
+  await storyTakeRoutes(app, deps);
 }

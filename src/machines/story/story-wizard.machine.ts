@@ -56,6 +56,7 @@ export const storyWizardMachine = storyWizardSetup.createMachine({
     ideaFields: null,
     request: null,
     idempotencyKey: null,
+    take: null,
     cancelPart: null,
     followFilm: false,
     error: null,

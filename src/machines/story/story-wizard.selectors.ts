@@ -17,6 +17,10 @@ import {
 import type { Media, Storyboard, StoryWizardContext, storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { saveStateOf, statesOf, type SaveState } from '@/machines/story/story-wizard.rules';
 import { exportProblem } from '@/machines/story/story-export';
+import { partTakesOf, type PartTakesView } from '@/machines/story/story-takes';
+import type { TakePart } from '@/lib/story-takes';
+
+export type { PartTakesView, TakeView } from '@/machines/story/story-takes';
 
 export type StoryWizardSnapshot = SnapshotFrom<typeof storyWizardMachine>;
 export type { SaveState } from '@/machines/story/story-wizard.rules';
@@ -25,7 +29,7 @@ export type { SaveState } from '@/machines/story/story-wizard.rules';
 export type WizardState = 'loading' | 'loadFailed' | 'notFound' | StoryStep | 'concatenating' | 'done';
 
 /** What the page is busy with now (its buttons wait). */
-export type StoryBusy = null | 'creating' | 'saving-idea' | 'rewriting' | 'generating' | 'cancelling' | 'joining';
+export type StoryBusy = null | 'creating' | 'saving-idea' | 'rewriting' | 'generating' | 'cancelling' | 'choosing-take' | 'joining';
 
 export interface StoryView {
   id: string;
@@ -102,6 +106,7 @@ export function selectBusy(snapshot: StoryWizardSnapshot): StoryBusy {
   if (state === 'storyboard' || state === 'elements' || state === 'scenes' || state === 'scriptboard' || state === 'done') {
     const sub = (snapshot.value as Record<string, unknown>)[state];
     if (sub === 'rewriting' || (typeof sub === 'object' && sub !== null && 'rewriting' in sub)) return 'rewriting';
+    if (typeof sub === 'object' && sub !== null && 'choosingTake' in sub) return 'choosing-take';
     if (sub === 'generating') return 'generating';
     if (sub === 'cancelling') return 'cancelling';
   }
@@ -264,6 +269,24 @@ export function selectCanRegenerate(snapshot: StoryWizardSnapshot, part: 'elemen
   const states = statesOf(snapshot.context);
   if (!states || partRecord(states, part)[id] === 'running') return false;
   return snapshot.can({ type: 'part.generate', part, ids: [id] }) && selectPartCost(snapshot, part, [id]).affordable;
+}
+
+const NO_TAKES: PartTakesView = { takes: [], undoTo: null };
+
+/**
+ * A part's takes as its card shows them, and whether each can be picked and Undo pressed now (the
+ * machine takes the event: the take has its result, the part is not being made, nothing else is
+ * on its way).
+ */
+export function selectPartTakes(snapshot: StoryWizardSnapshot, part: TakePart, partId: string): PartTakesView & { canPick: string[]; canUndo: boolean } {
+  const { story, board } = snapshot.context;
+  const view = story && board ? partTakesOf(story, board, part, partId) : NO_TAKES;
+  const idle = selectBusy(snapshot) === null;
+  return {
+    ...view,
+    canPick: idle ? view.takes.filter((take) => snapshot.can({ type: 'take.select', part, partId, mediaId: take.mediaId })).map((take) => take.mediaId) : [],
+    canUndo: idle && view.undoTo !== null && snapshot.can({ type: 'take.undo', part, partId }),
+  };
 }
 
 /** Export for editing: why the film cannot be exported yet (its parts), or null; and whether it has a narration (subtitles). */

@@ -12,8 +12,12 @@ import {
   generateStoryPart,
   getStory,
   saveStory,
+  selectStoryTake,
+  undoStoryTake,
 } from '@/services/story';
-import type { CreateStoryFields, SaveStoryFields } from '@/services/story';
+import type { CreateStoryFields, SaveStoryFields, TakeCallFields } from '@/services/story';
+import type { TakePart } from '@/lib/story-takes';
+import { canChooseTake } from '@/machines/story/story-takes';
 import type { Story, Storyboard } from '@/services/schemas/story';
 import { applyBoardEdit, BOARD_EDIT_TYPES, hasLiveJobs, nextStep, partRecord, requestIds, STORY_RULE_TEXTS, type BoardEditEvent } from '@/machines/story/story-board';
 import { mergeBoards } from '@/machines/story/story-merge';
@@ -41,6 +45,7 @@ import type {
   StoryWizardEmitted,
   StoryWizardInput,
   StoryWizardMachineEvent,
+  TakeChoice,
 } from '@/machines/story/story-wizard.types';
 
 /** Sending a paid call again after no answer (same key) at most this many times. */
@@ -54,6 +59,13 @@ export interface StoryPaidRequest {
   ids: string[];
   revision: string;
 }
+
+/** The take an event chooses: the one picked, or (undo) the one active before the last regeneration. */
+const takeChoiceOf = (event: { type: 'take.select' | 'take.undo'; part: TakePart; partId: string; mediaId?: string }): TakeChoice => ({
+  part: event.part,
+  partId: event.partId,
+  mediaId: event.type === 'take.select' ? (event.mediaId ?? null) : null,
+});
 
 /** What the autosave child is told of the draft: whether it has something to save, and whether at once (a new step is, so a reload right after moving on resumes there). */
 const draftOf = (context: StoryWizardContext) => ({ dirty: context.storyId !== null && isDirty(context), now: context.step !== context.savedStep });
@@ -116,6 +128,12 @@ export const storyWizardSetup = setup({
       concatStory(input.id, input.videoUrls, input.audioUrls, { signal }),
     ),
     cancelPart: fromPromise<Story, { id: string; part: StoryPart }>(({ input, signal }) => cancelStoryPart(input.id, input.part, { signal })),
+    /** A take picked or the last regeneration undone (free), the draft saved with it. */
+    chooseTake: fromPromise<Story, { id: string; take: TakeChoice; fields: TakeCallFields }>(({ input: { id, take, fields }, signal }) =>
+      take.mediaId === null
+        ? undoStoryTake(id, take.part, take.partId, fields, { signal })
+        : selectStoryTake(id, take.part, take.partId, take.mediaId, fields, { signal }),
+    ),
   },
   guards: {
     isNewStory: ({ context }) => context.storyId === null,
@@ -151,6 +169,10 @@ export const storyWizardSetup = setup({
       if (event.part === 'audio') return states.audio === 'running';
       return Object.values(partRecord(states, event.part)).includes('running');
     },
+    canChooseTake: ({ context, event }, params: { parts: readonly TakePart[] }) =>
+      (event.type === 'take.select' || event.type === 'take.undo') &&
+      params.parts.includes(event.part) &&
+      canChooseTake(context.story, context.board, takeChoiceOf(event)),
     paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
     concatSucceeded: ({ context }) => !!context.story?.concat && classifyStatus(context.story.concat.status) === 'success',
     concatEnded: ({ context }) => !context.story?.concat || classifyStatus(context.story.concat.status) !== 'processing',
@@ -302,6 +324,7 @@ export const storyWizardSetup = setup({
       idempotencyKey: newIdempotencyKey(),
       error: null,
     })),
+    prepareTake: assign(({ event }) => (event.type === 'take.select' || event.type === 'take.undo' ? { take: takeChoiceOf(event), error: null } : {})),
     /** The autosave is held (no save on its way): the paid call may send the board now. */
     tellPaidGo: sendTo('paidRequest', { type: 'paid.go' } satisfies PaidRequestEvent),
     setCancelPart: assign(({ context, event }) =>

@@ -79,6 +79,14 @@ export function boardStep(
               }
             : {}),
           'part.cancel': { guard: 'partRunning' as const, target: 'cancelling', actions: 'setCancelPart' as const },
+          ...(parts.length > 0
+            ? Object.fromEntries(
+                (['take.select', 'take.undo'] as const).map((type) => [
+                  type,
+                  { guard: { type: 'canChooseTake' as const, params: { parts } }, target: 'choosingTake', actions: 'prepareTake' as const },
+                ]),
+              )
+            : {}),
           ...extra.on,
         },
       },
@@ -129,6 +137,7 @@ export function boardStep(
             },
           }
         : {}),
+      ...(parts.length > 0 ? { choosingTake: choosingTake(idle) } : {}),
       cancelling: {
         on: EDITS,
         invoke: {
@@ -142,6 +151,38 @@ export function boardStep(
     },
   };
 }
+
+/**
+ * A take picked or the last regeneration undone (free): like a paid call, it waits for a save on
+ * its way, then sends the draft with the choice; the answer's board (the draft with the choice
+ * written in, saved) replaces it. A board refused as stale is merged, as after a paid call.
+ */
+const choosingTake = (idle: string) => ({
+  entry: 'holdAutosave' as const,
+  exit: 'releaseAutosave' as const,
+  initial: 'waitingForSave' as const,
+  states: {
+    waitingForSave: { on: { 'autosave.held': 'sending' } },
+    sending: {
+      invoke: {
+        src: 'chooseTake' as const,
+        input: ({ context }: { context: StoryWizardContext }) => ({
+          id: context.storyId ?? '',
+          take: context.take ?? { part: 'elements' as const, partId: '', mediaId: null },
+          fields: { storyboard: context.board ?? undefined, revision: context.revision || undefined },
+        }),
+        onDone: { target: idle, actions: [{ type: 'takeGenerated' as const, params: storyOf }, 'restartPolling'] as const },
+        onError: {
+          target: idle,
+          actions: [
+            { type: 'setError' as const, params: errorOf },
+            { type: 'mergeIfStale' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+          ],
+        },
+      },
+    },
+  },
+});
 
 /** "Rewrite from idea": waits for a save on its way, then PUT rewrite; the new board replaces the draft. */
 export const rewriting = (done: string) => ({

@@ -2,6 +2,7 @@ import type { StoryElementKind, StoryPart, StoryStage, StoryStep } from '@/confi
 import type { CreditCheckUser } from '@/lib/affordability';
 import type { Story, StoryAudio, StoryElement, StoryScene, Storyboard } from '@/services/schemas/story';
 import type { ExportFormat } from '@/lib/story-export/cut';
+import type { TakePart } from '@/lib/story-takes';
 
 /**
  * The storyWizard machine's input, context and events (ARCHITECTURE: the machine owns the AI Story
@@ -62,6 +63,10 @@ export type StoryWizardEvent =
   | { type: 'audio.generate' }
   /** Join the scenes' videos (in scene order) with the sound under them. */
   | { type: 'concat.start' }
+  /** Make one of a part's takes active (an element picture, a scene picture or video): free. */
+  | { type: 'take.select'; part: TakePart; partId: string; mediaId: string }
+  /** Go back to the take that was active before the part's last regeneration (the newer one stays a take). */
+  | { type: 'take.undo'; part: TakePart; partId: string }
   /** Cancel a part's running jobs (refunded). */
   | { type: 'part.cancel'; part: StoryPart }
   | { type: 'error.dismiss' }
@@ -83,6 +88,13 @@ export interface StoryRequest {
   ids: string[];
   /** Credits it costs, as checked before sending. */
   cost: number;
+}
+
+/** The take being chosen: one picked (`mediaId`), or the part's last regeneration undone (null). */
+export interface TakeChoice {
+  part: TakePart;
+  partId: string;
+  mediaId: string | null;
 }
 
 export interface StoryWizardContext {
@@ -119,6 +131,8 @@ export interface StoryWizardContext {
   /** The paid call being made, one Idempotency-Key per click (every retry sends it again). */
   request: StoryRequest | null;
   idempotencyKey: string | null;
+  /** The take being chosen (take.select, take.undo). */
+  take: TakeChoice | null;
   /** The part whose running jobs are being cancelled. */
   cancelPart: StoryPart | null;
   /** The person went back to a step while the film was being joined: it takes them to the film once it is made. */

@@ -10,6 +10,7 @@ import { STORY_TEXTS } from '@/config/story-texts';
 import { storyImageModels, type StoryPartState } from '@/lib/story';
 import type { ElementChanges } from '@/machines/story/story-wizard.types';
 import type { StoryElement } from '@/machines/story/story-wizard.machine';
+import { PartTakes } from '@/screens/story/part-takes';
 import { elementRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, usePaidPart, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.elements;
@@ -45,6 +46,7 @@ function ElementCard({ element, state, aspectRatio, editable }: ElementCardProps
           empty={TEXTS.noPicture}
           aspectRatio={elementRatio(element.kind, aspectRatio)}
         />
+        <PartTakes part="elements" partId={element.id} what={STORY_TEXTS.takes.elementPicture(name)} />
         {state === 'stale' && (
           <Text size="xs" c="yellow.8">
             {STORY_TEXTS.staleHint}

@@ -7,6 +7,7 @@ import { storyVideoModels, type StoryPartState } from '@/lib/story';
 import { selectAudioCost, selectConcatProblem, selectFinalFilm, selectWizardState } from '@/machines/story/story-wizard.selectors';
 import type { StoryScene } from '@/machines/story/story-wizard.machine';
 import { ExportSection } from '@/screens/story/export-section';
+import { PartTakes } from '@/screens/story/part-takes';
 import { cssRatio, PaidAction, PartBadge, PartMedia, StoryActorContext, useCanRegenerate, useCreditBalance, usePaidPart, usePartJob, useStoryView } from '@/screens/story/story-parts';
 
 const TEXTS = STORY_TEXTS.scriptboard;
@@ -49,6 +50,7 @@ function TimelineClip({ scene, number, state, aspectRatio }: ClipProps) {
             {STORY_TEXTS.staleVideoHint}
           </Text>
         )}
+        <PartTakes part="videos" partId={scene.id} what={STORY_TEXTS.takes.sceneVideo(number)} />
         <Group>
           <Button
             variant="light"

@@ -12,6 +12,7 @@ import {
   STORY_SCENES,
   STORY_SHOT_VALUES,
   STORY_STAGES,
+  STORY_TAKES_MAX,
   type StoryStage,
 } from '../../config/story';
 import { mediaSchema } from './media';
@@ -33,12 +34,25 @@ const id = z.string().min(1).max(64);
 export const storyAssetSchema = z.object({ media_id: id, source: z.string().max(64) });
 export type StoryAsset = z.infer<typeof storyAssetSchema>;
 
+/**
+ * The takes of one part (Kinora's, issue 21): every result made for it, oldest first — the active
+ * one is the part's `image` or `video` — and the take that was active before the last
+ * regeneration (what Undo returns to; null when there is nothing to undo). Absent on a part never
+ * regenerated since takes were kept: its active result is its only take.
+ */
+export const storyTakesSchema = z.object({
+  items: z.array(storyAssetSchema).max(STORY_TAKES_MAX).default([]),
+  before: id.nullable().default(null),
+});
+export type StoryTakes = z.infer<typeof storyTakesSchema>;
+
 export const storyElementSchema = z.object({
   id,
   kind: z.enum(STORY_ELEMENT_KIND_VALUES),
   name: z.string().trim().min(1).max(STORY_ELEMENT_NAME_MAX),
   description: z.string().max(STORY_ELEMENT_DESCRIPTION_MAX).default(''),
   image: storyAssetSchema.nullable().default(null),
+  image_takes: storyTakesSchema.optional(),
 });
 export type StoryElement = z.infer<typeof storyElementSchema>;
 
@@ -52,6 +66,8 @@ export const storySceneSchema = z.object({
   element_ids: z.array(id).max(STORY_ELEMENTS_MAX).default([]),
   image: storyAssetSchema.nullable().default(null),
   video: storyAssetSchema.nullable().default(null),
+  image_takes: storyTakesSchema.optional(),
+  video_takes: storyTakesSchema.optional(),
 });
 export type StoryScene = z.infer<typeof storySceneSchema>;
 

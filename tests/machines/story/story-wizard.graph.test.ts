@@ -5,9 +5,10 @@ import { classifyStatus } from '@/lib/job-status';
 import { storyWizardMachine } from '@/machines/story/story-wizard.machine';
 import { storyExportMachine } from '@/machines/story/story-export.machine';
 import { isDirty, statesOf } from '@/machines/story/story-wizard.rules';
-import type { Story } from '@/machines/story/story-wizard.machine';
+import type { Story, Storyboard } from '@/machines/story/story-wizard.machine';
 import { hasLiveJobs } from '@/machines/story/story-board';
 import { needsWork } from '@/lib/story';
+import { TAKE_PARTS, takeSlot, undoTakeOf } from '@/lib/story-takes';
 import type { StoryPartState } from '@/lib/story';
 import type { StoryWizardInput, StoryWizardMachineEvent } from '@/machines/story/story-wizard.machine';
 import type { StoryWizardSnapshot } from '@/machines/story/story-wizard.selectors';
@@ -25,6 +26,7 @@ import {
   withJobs,
   withScenes,
   withSound,
+  withRetake,
   withVideos,
 } from './story.fixtures';
 import { CREATOR, httpError, networkError } from '../generation-job/generation-job.fixtures';
@@ -60,6 +62,8 @@ const SCENES_RUNNING = { ...withScenes(ELEMENTS_MADE, 'running'), step: 'scenes'
 const VIDEOS_RUNNING = { ...withVideos({ ...SCENES_MADE, step: 'scriptboard' }, 'running') };
 const SOUND_RUNNING = withSound(VIDEOS_MADE, 'running');
 const JOINING = withFilm(VIDEOS_MADE, 'running');
+/** The film made, then an element picture, a scene picture and a video made again: a take to choose on every step that shows them. */
+const RETAKEN = withRetake(withRetake(withRetake(FILM_MADE, 'elements', 'el-1'), 'scenes', 'scene-1'), 'videos', 'scene-2');
 
 /** A story with every running job ended (done), or failed (as a cancel leaves them). */
 const ended = (story: Story, state: 'done' | 'failed'): Story =>
@@ -70,7 +74,10 @@ const outputsFor = (src: string, snapshot: Snapshot): readonly unknown[] => {
   const story = snapshot.context.story ?? NEW_BOARD;
   switch (src) {
     case 'loadStory':
-      return [buildStory({ step: 'idea' }), NEW_BOARD, ELEMENTS_MADE, { ...SCENES_MADE, step: 'scenes' }, VIDEOS_MADE, FILM_MADE, JOINING, SCENES_RUNNING];
+      return [buildStory({ step: 'idea' }), NEW_BOARD, ELEMENTS_MADE, { ...SCENES_MADE, step: 'scenes' }, VIDEOS_MADE, FILM_MADE, JOINING, SCENES_RUNNING, RETAKEN];
+    // A take chosen: the story as it is (its other takes still there to choose).
+    case 'chooseTake':
+      return [story];
     case 'createStory':
     case 'saveStory':
       return [NEW_BOARD];
@@ -173,9 +180,25 @@ const uiEvents: Event[] = [
   { type: 'audio.generate' },
   { type: 'concat.start' },
   ...(['elements', 'scenes', 'videos', 'audio', 'concat'] as const).map((part) => ({ type: 'part.cancel' as const, part })),
+  // Takes (issue 21): one picked, the last regeneration undone, on each step that shows them.
+  { type: 'take.select', part: 'elements', partId: 'el-1', mediaId: 'img-el-1' },
+  { type: 'take.undo', part: 'elements', partId: 'el-1' },
+  { type: 'take.select', part: 'scenes', partId: 'scene-1', mediaId: 'pic-scene-1' },
+  { type: 'take.undo', part: 'scenes', partId: 'scene-1' },
+  { type: 'take.select', part: 'videos', partId: 'scene-2', mediaId: 'vid-scene-2' },
+  { type: 'take.undo', part: 'videos', partId: 'scene-2' },
   // The autosave's answer to the hold a paid call or a rewrite asks for (where a state waits for it).
   { type: 'autosave.held' },
 ];
+
+/** Whether any part of the board has a regeneration to undo. */
+const hasUndo = (board: Storyboard): boolean =>
+  TAKE_PARTS.some((part) =>
+    (part === 'elements' ? board.elements : board.scenes).some((item) => {
+      const slot = takeSlot(board, part, item.id);
+      return slot !== null && undoTakeOf(slot) !== null;
+    }),
+  );
 
 /** A part's states as the guards read them: any running, any needing work, every one made (ready or stale). */
 const shape = (record: Record<string, StoryPartState>): string => {
@@ -211,6 +234,8 @@ const serializeState = (snapshot: Snapshot): string => {
     saving: context.saving,
     notice: context.notice !== null,
     rich: (context.credit ?? 0) >= 100,
+    // A story with takes to choose is another graph than one without (the take events' guards read them).
+    takes: context.board !== null && hasUndo(context.board),
   });
   return key;
 };

@@ -2,6 +2,7 @@ import { audioSource, elementSource, sceneImageSource, sceneVideoSource, storyCo
 import type { Story, StoryAsset, Storyboard, StoryElement, StoryScene } from '@/services/schemas/story';
 import type { Media } from '@/services/schemas/media';
 import { STORY_TOOLS } from '@/config/story';
+import { placeTake, takeSlot, type TakePart } from '@/lib/story-takes';
 import { buildMedia } from '../../services/media.fixtures';
 
 /** Story fixtures: a two-scene storyboard with a character and a place, and its parts made step by step. */
@@ -158,3 +159,20 @@ export const ELEMENTS_MADE = withElements(buildStory({ step: 'elements' }));
 export const SCENES_MADE = withScenes(ELEMENTS_MADE);
 export const VIDEOS_MADE = withVideos({ ...SCENES_MADE, step: 'scriptboard' });
 export const FILM_MADE = withFilm({ ...VIDEOS_MADE, step: 'done' });
+
+/** A part made again (job `<its job>-2`): two takes, the new one active, Undo back to the first (src/lib/story-takes.ts). */
+export function withRetake(story: Story, part: TakePart, partId: string, state: JobState = 'done'): Story {
+  const board = story.storyboard;
+  const slot = takeSlot(board, part, partId);
+  if (!slot?.active) throw new Error(`${part} ${partId} has no take to make again`);
+  const id = `${slot.active.media_id}-2`;
+  const tool = part === 'elements' ? STORY_TOOLS.element : part === 'scenes' ? STORY_TOOLS.scene : STORY_TOOLS.video;
+  return {
+    ...story,
+    storyboard: placeTake(board, part, partId, asset(id, slot.active.source)),
+    media: { ...story.media, [id]: buildStoryJob(id, tool, state) },
+  };
+}
+
+/** Scenes made, then scene 1's picture made again (job `pic-scene-1-2`). */
+export const SCENE_RETAKEN = withRetake({ ...SCENES_MADE, step: 'scenes' }, 'scenes', 'scene-1');

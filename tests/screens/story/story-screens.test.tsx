@@ -171,6 +171,42 @@ describe('a story', () => {
     expect(requestsTo(`POST story/${story.id}/scenes`)[1]!.fields.ids).toEqual(['scene-2']);
   }, 30_000);
 
+  it('keeps the earlier take of a scene picture made again: Undo returns to it, the takes are picked by keyboard; the card shows its elements', async () => {
+    const story = addStory({ step: 'scenes' });
+    madeParts(story, 'scenes');
+    await signedInAs(carol);
+    renderApp(`/ai-production/ai-story/${story.id}`);
+    await screen.findByRole('heading', { level: 2, name: 'Scenes' }, PAGE_LOAD);
+    // The scene is drawn with its elements' pictures, shown on its card.
+    const elements = within(scene(1)).getByRole('list', { name: 'Elements of scene 1' });
+    expect(await within(elements).findByRole('img', { name: 'Mara' }, SLOW)).toBeInTheDocument();
+    // Made once: no takes, no Undo.
+    expect(within(scene(2)).queryByRole('group', { name: /Takes of/ })).not.toBeInTheDocument();
+    const first = within(scene(2)).getByRole('img', { name: 'Picture of scene 2' }).getAttribute('src');
+
+    await user.click(within(scene(2)).getByRole('button', { name: 'Regenerate the picture of scene 2' }));
+    const takes = await within(scene(2)).findByRole('group', { name: 'Takes of the picture of scene 2' }, SLOW);
+    await waitFor(() => expect(within(scene(2)).getByText('Ready')).toBeInTheDocument(), SLOW);
+    expect(within(takes).getByRole('button', { name: 'Take 2 of the picture of scene 2 (in use)' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(scene(2)).getByRole('img', { name: 'Picture of scene 2' }).getAttribute('src')).not.toBe(first);
+
+    // Undo: back to the first take, the second one kept.
+    await user.click(within(scene(2)).getByRole('button', { name: 'Undo: back to take 1 of the picture of scene 2' }));
+    await waitFor(() => expect(within(takes).getByRole('button', { name: 'Take 1 of the picture of scene 2 (in use)' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(within(scene(2)).getByRole('img', { name: 'Picture of scene 2' }).getAttribute('src')).toBe(first);
+    expect(within(scene(2)).queryByRole('button', { name: /^Undo/ })).not.toBeInTheDocument();
+    const undo = requestsTo(`POST story/${story.id}/scenes/scene-2/undo`);
+    expect(undo).toHaveLength(1);
+    expect(undo[0]!.json).toMatchObject({ storyboard: expect.objectContaining({ scenes: expect.any(Array) }) });
+
+    // The second take again, from the keyboard.
+    const second = within(takes).getByRole('button', { name: 'Take 2 of the picture of scene 2' });
+    second.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(within(takes).getByRole('button', { name: 'Take 2 of the picture of scene 2 (in use)' })).toBeInTheDocument());
+    expect(requestsTo(`POST story/${story.id}/scenes/scene-2/takes/${story.storyboard.scenes[1]?.image?.media_id ?? ''}/select`)).toHaveLength(1);
+  }, 30_000);
+
   it('makes the videos and the narration on the scriptboard, then joins them into a film to play and download', async () => {
     // Each job ends at its first poll: this test makes three kinds of parts in turn.
     fakeMedia.pollsToFinish = 1;

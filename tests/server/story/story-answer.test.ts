@@ -11,7 +11,8 @@ import { openTestDatabase } from '../helpers/database-template.ts';
 
 /**
  * A story's answer loads the jobs its board names in one query, whatever the number of scenes
- * (issue 18 item 4: it was one query per part), and still leaves out jobs that are not the owner's.
+ * (issue 18 item 4: it was one query per part), every take of each part with them (issue 21), and
+ * still leaves out jobs that are not the owner's.
  */
 
 let db: Database;
@@ -78,6 +79,21 @@ describe('storyAnswer', () => {
     expect(large.count()).toBe(small.count());
     // The jobs, their files, the owners of the files they refer to, the reference pictures' owners.
     expect(large.count()).toBeLessThanOrEqual(4);
+  });
+
+  it('loads every take of every part in the same query (issue 21 takes)', async () => {
+    const plain = counting();
+    await storyAnswer(plain.on, await storyWith(12), links);
+    const row = await storyWith(12);
+    const takes = async (active: { media_id: string; source: string } | null) => ({
+      items: [{ media_id: await job(OWNER), source: 'old' }, { media_id: await job(OWNER), source: 'older' }, ...(active ? [active] : [])],
+      before: null,
+    });
+    const scenes = await Promise.all(row.storyboard.scenes.map(async (scene) => ({ ...scene, image_takes: await takes(scene.image), video_takes: await takes(scene.video) })));
+    const sent = counting();
+    const answer = await storyAnswer(sent.on, { ...row, storyboard: { ...row.storyboard, scenes } }, links);
+    expect(Object.keys(answer.media)).toHaveLength(12 * 2 * 3);
+    expect(sent.count()).toBe(plain.count());
   });
 
   it("leaves out a job the board names that is another user's", async () => {

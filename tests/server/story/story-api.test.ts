@@ -463,6 +463,26 @@ describe('cancelling, joining and deleting', () => {
     expect([badPart.status, badPart.body?.detail]).toEqual([400, 'part must be one of elements, scenes, videos, audio, concat.']);
   });
 
+  it('never makes active a take that is being made over, nor one that was not made (issue 21 takes)', async () => {
+    const user = await signUpUser(server, 'retaker');
+    const story = await createStory(user);
+    const cancel = () => callApi(server, `story/${story.id}/cancel`, { method: 'PUT', token: user.accessToken, json: { part: 'elements' } });
+    await generate(user, story, 'elements');
+    const cancelled = asStory(await cancel());
+    const first = cancelled.storyboard.elements.find((element) => element.id === 'el-1')?.image;
+    // Made again while the first take was cancelled: the new one runs, Undo would return to the first.
+    const again = asStory(await generate(user, cancelled, 'elements', { ids: 'el-1' }));
+    expect(again.storyboard.elements.find((element) => element.id === 'el-1')?.image_takes?.before).toBe(first?.media_id);
+    const undo = () => callApi(server, `story/${story.id}/elements/el-1/undo`, { method: 'POST', token: user.accessToken, json: {} });
+    const running = await undo();
+    expect([running.status, running.body?.detail]).toEqual([409, 'This picture is being made: wait for it to finish, or cancel it first.']);
+    await cancel();
+    const notMade = await undo();
+    expect([notMade.status, notMade.body?.detail]).toEqual([409, 'That take has no picture: it was not made.']);
+    const picked = await callApi(server, `story/${story.id}/elements/el-1/takes/${first?.media_id ?? ''}/select`, { method: 'POST', token: user.accessToken, json: {} });
+    expect([picked.status, picked.body?.detail]).toEqual([409, 'That take has no picture: it was not made.']);
+  });
+
   it('joins only videos of this story', async () => {
     const user = await signUpUser(server, 'joiner');
     const story = await createStory(user);
