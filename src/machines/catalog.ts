@@ -23,6 +23,7 @@ import { organisationsMachine } from '@/machines/organisation/organisations.mach
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
+import { resultCompareMachine } from '@/machines/result-compare/result-compare.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
@@ -75,6 +76,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(assetPickerMachine, 'Asset picker'),
   entry(shareMachine, 'Share'),
   entry(resultFileMachine, 'Result file'),
+  entry(resultCompareMachine, 'Compare two results'),
   entry(sharedItemMachine, 'Shared item'),
   entry(contentsMachine, 'Contents (latest, profile)'),
   entry(promoVideosMachine, 'Promo videos'),
