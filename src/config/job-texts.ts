@@ -107,8 +107,6 @@ export const TOOL_TEXTS = {
   duration: 'Duration (seconds)',
   aspectRatio: 'Aspect ratio',
   generate: 'Generate',
-  cost: (cost: number, balance: number | null): string =>
-    balance === null ? `Costs ${credits(cost)}` : `Costs ${credits(cost)} · you have ${balance}`,
   signInToGenerate: 'Sign in to generate',
   signInToUpload: 'Sign in to upload',
   balanceLoading: 'Loading your balance…',
@@ -154,6 +152,17 @@ export const TOOL_TEXTS = {
   seedLabel: 'Seed (optional)',
   seedHint: 'Empty: one is chosen for you. A result’s seed (shown on it) makes the same picture again.',
   seedInvalid: (max: number): string => `Seed must be a whole number from 0 to ${max}, or empty.`,
+  /** Issue 21 item 7: several pictures per run, a negative prompt. */
+  imagesLabel: 'Images',
+  imagesHint: 'Pictures made in one run, each with its own seed (the seed, then the seed + 1, …).',
+  /** The cost line, for a run of several pictures "Costs 8 credits (2 images × 4 credits) · you have 40". */
+  cost: (cost: number, images: number, balance: number | null): string => {
+    const each = images > 1 ? ` (${images} images × ${credits(cost / images)})` : '';
+    return balance === null ? `Costs ${credits(cost)}${each}` : `Costs ${credits(cost)}${each} · you have ${balance}`;
+  },
+  negativePromptLabel: 'Negative prompt (optional)',
+  negativePromptHint: 'What the picture must not show, e.g. people, text, blur.',
+  negativePromptTooLong: (max: number): string => `The negative prompt can be at most ${max} characters.`,
   upload: {
     drop: (kind: string): string => `Drop ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} here or choose a file`,
     choose: 'Choose file',

@@ -24,6 +24,7 @@ import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
 import { queueControlMachine } from '@/machines/queue-control/queue-control.machine';
+import { resultCompareMachine } from '@/machines/result-compare/result-compare.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
 import { authFormsMachine } from '@/machines/session/auth-forms.machine';
@@ -77,6 +78,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(assetPickerMachine, 'Asset picker'),
   entry(shareMachine, 'Share'),
   entry(resultFileMachine, 'Result file'),
+  entry(resultCompareMachine, 'Compare two results'),
   entry(sharedItemMachine, 'Shared item'),
   entry(contentsMachine, 'Contents (latest, profile)'),
   entry(promoVideosMachine, 'Promo videos'),

@@ -147,3 +147,59 @@ test('upload a picture and turn it into a new one with image to image', async ({
   await expect(result).toBeVisible({ timeout: JOB_END_MS });
   await expect.poll(() => result.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });
+
+test('two pictures in one run with a negative prompt: each with its seed, compared side by side, one upscaled', async ({ page, request }) => {
+  const errors = watchPageErrors(page);
+  const { email } = await createAccount(request, { prefix: 'gen-runs', handle: freshHandle('gen-ru') });
+  await signInAs(page, email);
+  await page.goto('/ai-image/text-to-image');
+  await expect(page.getByRole('heading', { name: 'Text to Image', level: 1 })).toBeVisible();
+
+  // Issue 21 item 7: a model that makes several pictures per run and takes a negative prompt.
+  await page.getByRole('combobox', { name: 'Model' }).click();
+  await page.getByRole('option', { name: 'Stable Diffusion 3.5 · 4 credits' }).click();
+  await page.getByRole('radiogroup', { name: 'Images' }).getByText('2', { exact: true }).click();
+  await expect(page.getByTestId('generation-cost')).toHaveText('Costs 8 credits (2 images × 4 credits) · you have 100');
+  await page.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a misty forest lake at night');
+  await page.getByRole('textbox', { name: 'Negative prompt (optional)' }).fill('night');
+  await page.getByRole('textbox', { name: 'Seed (optional)' }).fill('4242');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(balance(page)).toHaveText('92 credits');
+
+  // One result card with both pictures, each showing the seed it was made with.
+  const card = page.getByRole('article').filter({ hasText: 'a misty forest lake at night' });
+  const first = card.getByRole('img', { name: '1.1.StableDiffusion3.5: a misty forest lake at night' });
+  const second = card.getByRole('img', { name: '1.2.StableDiffusion3.5: a misty forest lake at night' });
+  await expect(second).toBeVisible({ timeout: JOB_END_MS });
+  await expect(first).toBeVisible();
+  await expect(card.getByText('Seed 4243')).toBeVisible();
+  await expect(card.getByText('Seed 4242')).toHaveCount(2);
+
+  // Compare them: the split moves from the keyboard and by dragging; each side says what made it.
+  await card.getByRole('checkbox', { name: 'Compare 1.1.StableDiffusion3.5' }).check();
+  await card.getByRole('checkbox', { name: 'Compare 1.2.StableDiffusion3.5' }).check();
+  await page.getByRole('button', { name: 'Compare side by side' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare two results' });
+  const slider = compare.getByRole('slider', { name: 'Split between the two pictures' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(slider).toHaveAttribute('aria-valuenow', '51');
+  const area = await compare.getByTestId('compare-split').boundingBox();
+  if (!area) throw new Error('the compare view has no size');
+  await page.mouse.move(area.x + area.width * 0.5, area.y + area.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width * 0.25, area.y + area.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(slider).toHaveAttribute('aria-valuenow', '25');
+  await expect(compare.getByRole('region', { name: '1.2.StableDiffusion3.5' })).toContainText('4243');
+  await expect(compare.getByRole('region', { name: '1.1.StableDiffusion3.5' })).toContainText('8 credits for the run of 2');
+  await page.keyboard.press('Escape');
+  await expect(compare).toBeHidden();
+
+  // Upscale the second picture: Edit Image's Upscale job, charged, in the jobs panel.
+  await card.getByRole('button', { name: 'Upscale 1.2.StableDiffusion3.5 (4 credits)' }).click();
+  await expect(balance(page)).toHaveText('88 credits');
+  await jobsButton(page).click();
+  await expect(jobsDrawer(page).getByRole('listitem').filter({ hasText: 'Edit Image' })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

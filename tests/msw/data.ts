@@ -52,6 +52,8 @@ export interface FakeMediaItem {
   gif_url?: string | null;
   folder_path?: string | null;
   label?: string | null;
+  /** Issue 21 item 7: the seed the picture was made with. */
+  seed?: number | null;
 }
 
 export interface FakeMediaRecord {
@@ -79,6 +81,8 @@ export interface FakeMediaRecord {
   /** Issue 21 item 2: a waiting job its owner holds, and its place in their queue. */
   held?: boolean;
   queue_position?: number | null;
+  /** Issue 21 item 7: the seed of a generation job. */
+  seed?: number | null;
 }
 
 /** A queued job made at `now`; a test or handler overrides what it needs. */

@@ -9,6 +9,7 @@ import {
   type GenerationToolSpec,
 } from '@/config/generation-tools';
 import type { MediaKind } from '@/config/enums';
+import { runPrice } from '@/config/image-model-capabilities';
 import { MESSAGES } from '@/config/messages';
 import { MOTION_MODELS } from '@/config/motion-models';
 import {
@@ -122,6 +123,20 @@ function finish(media: FakeMediaRecord, outcome: Outcome): void {
   if (outcome === 'success' && media.kind === 'video') {
     media.status = SUCCESS_STATUS.video;
     media.items = videoItems(media);
+    media.results = media.items.map((item) => item.url ?? '');
+    return;
+  }
+  const pictures = Number(media.args.num_images);
+  if (outcome === 'success' && media.kind === 'image' && Number.isInteger(pictures) && pictures > 1) {
+    // Issue 21 item 7: a run of several pictures, each with its own seed (seed, seed + 1, …).
+    media.status = SUCCESS_STATUS.image;
+    media.items = Array.from({ length: pictures }, (_, index) =>
+      finishedItem('image', signedFileUrl(`${media.id}-result-${index + 1}.png`), {
+        thumbnail_url: signedFileUrl(`${media.id}-thumbnail-${index + 1}.jpg`),
+        file_id: `${media.id}-result-${index + 1}`,
+        seed: (media.seed ?? 0) + index,
+      }),
+    );
     media.results = media.items.map((item) => item.url ?? '');
     return;
   }
@@ -253,7 +268,9 @@ const generationHandlers = GENERATION_TOOLS.flatMap((spec) =>
       if (!option) return detail(400, `${String(fields.option)} is not a model of ${spec.title}.`);
       const refusal = spec.kind === 'video' ? videoCallRefusal(spec, endpoint, option, fields) : null;
       if (refusal) return detail(400, refusal);
-      const cost = option.required_credits;
+      // Issue 21 item 7: a run of several pictures costs the model's credits for each.
+      const pictures = Number(fields.num_images ?? 1);
+      const cost = runPrice(option.required_credits, Number.isInteger(pictures) ? pictures : 1);
       if (cost > fakeApi.credits) {
         return detail(402, `Not enough credits: this costs ${cost} credits and you have ${fakeApi.credits}.`);
       }
@@ -263,6 +280,8 @@ const generationHandlers = GENERATION_TOOLS.flatMap((spec) =>
         tool: spec.slug,
         option: option.value,
         cost,
+        // The seed sent, or (a run of several, whose pictures show theirs) a fixed one of the fake's.
+        ...(spec.kind === 'image' && (fields.seed || pictures > 1) ? { seed: fields.seed ? Number(fields.seed) : 1000 } : {}),
         args: fields,
         image_urls: Array.isArray(fields.image_urls) ? fields.image_urls : [],
       });

@@ -57,6 +57,8 @@ export interface StoredItem {
   folder_path?: string | null;
   /** SPEC §3 result label `{run}.{index}.{option}`. */
   label?: string | null;
+  /** Issue 21 item 7: the seed this picture was made with (a run of several pictures: seed, seed + 1, …). */
+  seed?: number | null;
 }
 
 /** A picture the request referred to: a stored file, or (POST media) a URL Kinora does not store. */

@@ -432,6 +432,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
       if (gif !== null) stored.gif_file_id = idAt(gif);
       if (item.folderPath) stored.folder_path = item.folderPath;
       if (item.label) stored.label = item.label;
+      if (typeof item.seed === 'number') stored.seed = item.seed;
       return stored;
     });
     return { items, files };

@@ -1,4 +1,4 @@
-import { numericSeed, seededHex } from '../lib/seed.ts';
+import { numericSeed, SEED_MAX, seededHex } from '../lib/seed.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { configure } from 'safe-stable-stringify';
@@ -14,7 +14,16 @@ import type { Queryable } from '../db/database.ts';
 import { findMediaFile } from '../db/files.ts';
 import { setFinetuneStyle } from '../db/finetunes.ts';
 import type { JobStage, MediaRow } from '../db/media.ts';
-import type { AudioTool, FrameSelection, RenderContext, RenderedVideo, RenderInputImage, RenderProvider } from '../render/provider.ts';
+import type {
+  AudioTool,
+  FrameSelection,
+  ImageRenderRequest,
+  RenderContext,
+  RenderedImage,
+  RenderedVideo,
+  RenderInputImage,
+  RenderProvider,
+} from '../render/provider.ts';
 import { StoppedError } from '../render/render-errors.ts';
 import type { FileToStore, MediaStore } from './media-store.ts';
 
@@ -27,6 +36,8 @@ export interface PipelineItem {
   folderPath?: string | null;
   /** SPEC §3 label `{run}.{index}.{option}` (video results). */
   label?: string | null;
+  /** The seed this picture was made with (generation jobs' pictures, issue 21 item 7). */
+  seed?: number | null;
 }
 
 /** What one job produced, in item order. */
@@ -77,6 +88,12 @@ const SINGLE_VIDEO_FOLDER = '';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** How many pictures an image job makes (args.num_images, issue 21 item 7; 1 when absent). */
+export function imagesOfArgs(args: Readonly<Record<string, unknown>>): number {
+  const count = Number(args.num_images);
+  return Number.isInteger(count) && count > 1 ? count : 1;
+}
+
 /** A video creation job (SPEC §2.4): its videos are made in the 3D stage and published in the bullet stage. */
 export const isVideoCreationJob = (job: Pick<MediaRow, 'kind' | 'tool'>): boolean => job.kind === 'video' && CREATION_TOOLS.has(job.tool);
 
@@ -103,10 +120,21 @@ const stableJson = configure({ deterministic: true });
  * model is given that seed (numericSeed) and another seed renders another picture.
  */
 export function renderSeed(job: Pick<MediaRow, 'tool' | 'option' | 'args' | 'inputs'> & { seed?: number | null }): string {
+  // How many pictures a run makes is not part of what each picture is: picture k of a run of four
+  // is the picture a run of one makes with its seed (seed + k), so any result can be made again alone.
+  const { num_images: _count, ...args } = job.args;
   const hash = createHash('sha256')
-    .update(stableJson({ tool: job.tool, option: job.option, args: job.args, inputs: job.inputs }) ?? '')
+    .update(stableJson({ tool: job.tool, option: job.option, args, inputs: job.inputs }) ?? '')
     .digest('hex');
   return job.seed === null || job.seed === undefined ? hash : seededHex(job.seed, hash);
+}
+
+/**
+ * The seeds of a run's pictures (issue 21 item 7): the job's seed, then seed + 1, … (wrapping past
+ * SEED_MAX), one per picture, so each picture has its own and shows it.
+ */
+export function pictureSeeds(seed: number, count: number): number[] {
+  return Array.from({ length: Math.max(1, count) }, (_, index) => (seed + index) % (SEED_MAX + 1));
 }
 
 /** The seed a generation job records when the person chose none: the request's own (the same request, the same seed). */
@@ -354,29 +382,64 @@ export async function runPipeline(
       ],
     };
   }
-  const rendered = await provider.renderImage({
+  return renderImageJob(db, store, provider, job, options);
+}
+
+/** A rendered picture as a result item (its PNG and JPEG thumbnail), with the seed it was made with. */
+const imageItem = (rendered: RenderedImage, seed: number | null): PipelineItem => ({
+  result: {
+    role: 'result',
+    name: rendered.image.name,
+    contentType: rendered.image.contentType,
+    data: rendered.image.data,
+    width: rendered.width,
+    height: rendered.height,
+  },
+  thumbnail: { role: 'thumbnail', name: rendered.thumbnail.name, contentType: rendered.thumbnail.contentType, data: rendered.thumbnail.data },
+  seed,
+});
+
+/**
+ * An image job: one picture, or (args.num_images, issue 21 item 7) several from one run, picture k
+ * made with the seed seed + k. A provider that makes several in one call (fal's `num_images`) is
+ * asked once; otherwise each picture is its own render with its own seed, so each is different.
+ */
+async function renderImageJob(
+  db: Queryable,
+  store: MediaStore,
+  provider: RenderProvider,
+  job: MediaRow,
+  { onProgress, context }: PipelineOptions,
+): Promise<PipelineResult> {
+  const count = imagesOfArgs(job.args);
+  const seeds = job.seed === null ? null : pictureSeeds(job.seed, count);
+  const request: ImageRenderRequest = {
     tool: imageToolOf(job),
-    model,
-    prompt,
+    model: job.option ?? '',
+    prompt: text(job.args.prompt),
     args: job.args,
     inputs: await resolveInputs(db, store, job),
     aspectRatio: text(job.args.aspect_ratio) || undefined,
-    seed,
+    seed: renderSeed(job),
     logo: job.logo_variant,
-  }, scoped(options.context, 'image'));
-  return {
-    items: [
-      {
-        result: {
-          role: 'result',
-          name: rendered.image.name,
-          contentType: rendered.image.contentType,
-          data: rendered.image.data,
-          width: rendered.width,
-          height: rendered.height,
-        },
-        thumbnail: { role: 'thumbnail', name: rendered.thumbnail.name, contentType: rendered.thumbnail.contentType, data: rendered.thumbnail.data },
-      },
-    ],
   };
+  if (count === 1 || seeds === null) {
+    const rendered = await provider.renderImage(request, scoped(context, 'image'));
+    return { items: [imageItem(rendered, job.seed)] };
+  }
+  const renderSeeds = seeds.map((seed) => renderSeed({ ...job, seed }));
+  if (provider.renderImages) {
+    const rendered = await provider.renderImages({ ...request, seeds: renderSeeds }, scoped(context, 'images'));
+    return { items: rendered.map((picture, index) => imageItem(picture, seeds[index] ?? null)) };
+  }
+  const items: PipelineItem[] = [];
+  for (const [index, seed] of renderSeeds.entries()) {
+    const rendered = await provider.renderImage(
+      { ...request, seed },
+      scoped(context, `image-${index + 1}`, (fraction) => onProgress?.((index + fraction) / count)),
+    );
+    items.push(imageItem(rendered, seeds[index] ?? null));
+    onProgress?.((index + 1) / count);
+  }
+  return { items };
 }

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { nearestRatio, RATIO_SIZES, scaleToLongSide, sizeForRatio, type Size } from './canvas-size.ts';
 import { applyFinetuneStyle, parseFinetuneStyle } from './finetune-style.ts';
 import { gradientSvg, promptPalette, sceneSvg } from './generated-scene.ts';
-import { promptWords } from './palette.ts';
+import { promptWithout, promptWords } from './palette.ts';
 import { decodePicture, pictureToSharp, type Picture } from './picture-decode.ts';
 import { pixelTextSvg, pixelTextWidth, PIXEL_TEXT_HEIGHT } from './pixel-font.ts';
 import type { ImageRenderRequest, RenderedImage, RenderInputImage } from './provider.ts';
@@ -570,7 +570,10 @@ async function renderPicture(request: ImageRenderRequest, inputs: readonly { fie
   }
 }
 
-export async function renderImageFiles(request: ImageRenderRequest): Promise<RenderedImage> {
+export async function renderImageFiles(given: ImageRenderRequest): Promise<RenderedImage> {
+  // A negative prompt (the models that take one): its words stop driving the picture.
+  const negative = given.args.negative_prompt;
+  const request = typeof negative === 'string' && negative.trim() !== '' ? { ...given, prompt: promptWithout(given.prompt, negative) } : given;
   const inputs = [];
   for (const input of request.inputs) inputs.push({ field: input.field, picture: await loadInput(input) });
   const rendered = await renderPicture(request, inputs);

@@ -27,6 +27,26 @@ export function promptWords(prompt: string): string[] {
   return prompt.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/**
+ * The prompt without the words of a negative prompt (issue 21 item 7), as the local engine honours
+ * one: a word the picture must not show no longer drives it — its mood palette, its scene (a
+ * horizon, a figure, night stars), its effects (blur, monochrome…) and the caption. Whole words,
+ * any case, a plural too ("stars" when "star" is excluded, and the other way round).
+ */
+export function promptWithout(prompt: string, negativePrompt: string): string {
+  const excluded = new Set(promptWords(negativePrompt));
+  if (excluded.size === 0) return prompt;
+  const banned = (word: string): boolean => {
+    const lower = word.toLowerCase();
+    return excluded.has(lower) || excluded.has(`${lower}s`) || (lower.endsWith('s') && excluded.has(lower.slice(0, -1)));
+  };
+  return prompt
+    .replace(/[\p{L}\p{N}]+/gu, (word) => (banned(word) ? '' : word))
+    .replace(/\s+([,.;:!?])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
 function moodPalette(prompt: string): Palette | null {
   const words = new Set(promptWords(prompt));
   for (const mood of MOOD_PALETTES) {

@@ -43,6 +43,11 @@ export interface ImageRenderRequest {
   logo: boolean;
 }
 
+/** Several pictures from one run (issue 21 item 7): picture k is drawn with `seeds[k]` (`seed` is the first). */
+export interface ImageSetRequest extends ImageRenderRequest {
+  seeds: readonly string[];
+}
+
 export interface RenderedImage {
   image: RenderedFile;
   thumbnail: RenderedFile;
@@ -235,6 +240,11 @@ export interface RenderProvider {
    */
   writeText?(request: TextRequest): Promise<string>;
   renderImage(request: ImageRenderRequest, context?: RenderContext): Promise<RenderedImage>;
+  /**
+   * Several pictures in one call (a model's `num_images`), in seed order. Absent → the job engine
+   * calls renderImage once per seed (the local engine: each picture its own render).
+   */
+  renderImages?(request: ImageSetRequest, context?: RenderContext): Promise<RenderedImage[]>;
   renderAudio(request: AudioRenderRequest, context?: RenderContext): Promise<RenderedAudio>;
   /** Image2Prompt (SPEC §9 "guess from picture"): a prompt describing the picture's content. */
   describeImage(input: RenderInputImage): Promise<string>;

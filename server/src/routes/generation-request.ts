@@ -10,6 +10,7 @@ import {
   type ImageInputSpec,
   type MediaInputField,
 } from '../../../src/config/generation-tools.ts';
+import { MAX_IMAGES_PER_RUN, maxImagesFor, NEGATIVE_PROMPT_MAX_LENGTH, takesNegativePrompt } from '../../../src/config/image-model-capabilities.ts';
 import { MESSAGES } from '../../../src/config/messages.ts';
 import { DEFAULT_VOICE, VOICES } from '../../../src/config/voices.ts';
 import { PROMPT_MAX_LENGTH } from '../config.ts';
@@ -30,7 +31,7 @@ export interface GenerationRequest {
   /**
    * The request's fields as the job keeps them: only the ones its GenerationToolSpec asks for
    * with this model (option, prompt, aspect_ratio, voice, duration, order_indices, effect,
-   * enhance_mode, mode), each checked. Any other field is ignored, so nothing unchecked reaches
+   * enhance_mode, mode, num_images, negative_prompt), each checked. Any other field is ignored, so nothing unchecked reaches
    * the row, the render or a public view.
    */
   args: Record<string, unknown>;
@@ -188,6 +189,29 @@ function readPrompt(tool: GenerationToolSpec, model: ModelOption, body: Multipar
   }
 }
 
+/**
+ * Issue 21 item 7: `num_images` (1 to the model's most, kept as args.num_images when above 1) and
+ * `negative_prompt` (kept as args.negative_prompt), for image tools whose model takes them
+ * (src/config/image-model-capabilities.ts). Asking a model for what it cannot do is a 400, not
+ * silently dropped: the person would think it applied.
+ */
+function readImageOptions(tool: GenerationToolSpec, model: ModelOption, body: MultipartBody, args: Record<string, unknown>): void {
+  const sentCount = single(body, 'num_images')?.trim();
+  if (sentCount !== undefined && sentCount !== '') {
+    const count = Number(sentCount);
+    const most = tool.kind === 'image' ? maxImagesFor(model.value) : 1;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_IMAGES_PER_RUN) throw bad(`num_images must be a whole number from 1 to ${MAX_IMAGES_PER_RUN}.`);
+    if (count > most) throw bad(`${model.label} makes one picture per run: send num_images 1 or leave it out.`);
+    if (count > 1) args.num_images = count;
+  }
+  const negative = single(body, 'negative_prompt')?.trim();
+  if (negative !== undefined && negative !== '') {
+    if (tool.kind !== 'image' || !takesNegativePrompt(model.value)) throw bad(`${model.label} takes no negative prompt (negative_prompt).`);
+    if (negative.length > NEGATIVE_PROMPT_MAX_LENGTH) throw bad(`The negative prompt can be at most ${NEGATIVE_PROMPT_MAX_LENGTH} characters.`);
+    args.negative_prompt = negative;
+  }
+}
+
 /** Validates a generation call's fields (400 with a readable detail) and shapes what the job keeps. */
 export function parseGenerationRequest(tool: GenerationToolSpec, body: MultipartBody, endpoint = tool.endpoint): GenerationRequest {
   const model = chooseModel(tool, single(body, 'option'), endpoint);
@@ -230,6 +254,7 @@ export function parseGenerationRequest(tool: GenerationToolSpec, body: Multipart
     }
     args.order_indices = indices;
   }
+  readImageOptions(tool, model, body, args);
   const sentSeed = single(body, 'seed');
   const seed = sentSeed === undefined || sentSeed === '' ? null : parseSeed(sentSeed);
   if (sentSeed !== undefined && sentSeed !== '' && seed === null) throw bad(`seed must be a whole number from 0 to ${SEED_MAX}.`);

@@ -1,9 +1,10 @@
-import { defaultSeed } from '../jobs/pipelines.ts';
+import { defaultSeed, imagesOfArgs } from '../jobs/pipelines.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ModelOption } from '../../../src/config/asset-tools.ts';
 import { FINETUNE_KIND_LIST } from '../../../src/config/finetune.ts';
 import { GENERATION_TOOLS, toolEndpoints, type GenerationToolSpec } from '../../../src/config/generation-tools.ts';
+import { runPrice } from '../../../src/config/image-model-capabilities.ts';
 import { requireOwnAssetId } from '../db/assets.ts';
 import { touchIdempotencyKey } from '../db/idempotency.ts';
 import { findMedia, newPublicId, type MediaRow, type StoredImageRef, type StoredInput } from '../db/media.ts';
@@ -41,7 +42,8 @@ export interface GenerationJobOrder {
 }
 
 /**
- * The one charge → insert job → 402 path of every generation job: the model's credits debited and
+ * The one charge → insert job → 402 path of every generation job: the model's credits (times the
+ * pictures it makes, issue 21 item 7) debited and
  * the job queued in one transaction (chargeJobs: 402 when the balance is short, nothing written),
  * the Idempotency-Key bound in the same commit, then the workers woken.
  */
@@ -51,6 +53,7 @@ export async function chargeGenerationJob(
   order: GenerationJobOrder,
   key: string | null,
 ): Promise<MediaRow> {
+  const images = imagesOfArgs(order.args);
   const row = await chargeJobs(deps.db, user, {
     jobs: [
       {
@@ -63,12 +66,13 @@ export async function chargeGenerationJob(
           args: order.args,
           imageUrls: order.imageUrls,
           inputs: order.inputs,
-          items: [{ status: 'new' }],
+          // One item per picture the job makes: SPEC §3's results of one run, labelled 1.1, 1.2, …
+          items: Array.from({ length: images }, () => ({ status: 'new' as const })),
           assetId: order.assetId,
           seed: order.seed ?? defaultSeed({ tool: order.tool.slug, option: order.model.value, args: order.args, inputs: order.inputs }),
         },
-        price: order.model.required_credits,
-        reason: `${order.tool.title} · ${order.model.label}`,
+        price: runPrice(order.model.required_credits, images),
+        reason: `${order.tool.title} · ${order.model.label}${images > 1 ? ` · ${images} images` : ''}`,
       },
     ],
     idempotencyKey: key,

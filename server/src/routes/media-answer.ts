@@ -49,6 +49,8 @@ export function toMediaAnswer(
     if (item.gif_file_id !== undefined) answer.gif_url = shown ? link(item.gif_file_id) : null;
     if (item.folder_path !== undefined) answer.folder_path = item.folder_path;
     if (item.label !== undefined) answer.label = item.label;
+    // Issue 21 item 7: each picture of a run shows the seed it was made with.
+    if (typeof item.seed === 'number') answer.seed = item.seed;
     return answer;
   });
   const results = items.map((item) => item.url).filter((url): url is string => url !== null);

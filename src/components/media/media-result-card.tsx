@@ -3,7 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
 import { LightboxTrigger, lightboxPictureId } from '@/components/media/result-lightbox';
+import { CompareToggle } from '@/components/media/result-compare';
 import { ShareModal } from '@/components/media/share-modal';
+import { PictureUpscale } from '@/components/media/upscale-button';
 import { CREATION_TYPES, ribbonLabelFor, type CreationType } from '@/config/creation-types';
 import type { MediaKind } from '@/config/enums';
 import { TOOL_TEXTS, JOB_TEXTS } from '@/config/job-texts';
@@ -31,6 +33,8 @@ export interface ShownResult {
   gifUrl: string | null;
   /** The result's place in the media's `items` (what `?extend=` / `?video=` links name); null for a history-only result. */
   itemIndex: number | null;
+  /** The seed this picture was made with (issue 21 item 7); null when the item does not say. */
+  seed: number | null;
 }
 
 const isCreationType = (value: string | undefined): value is CreationType =>
@@ -58,12 +62,13 @@ export function shownResults(media: MediaItem): ShownResult[] {
       thumbnailUrl: item.thumbnail_url,
       gifUrl: item.gif_url ?? null,
       itemIndex,
+      seed: null,
     }));
   }
   const kind = resultLabelKind({ kind: media.kind, tool: media.tool, creationType: stringArg(media.args, 'creation_type') });
   const labelled = labelJobHistory(readJobHistory(media), kind);
   if (withFile.length === 0) {
-    return labelled.map(({ label, url }) => ({ label, url, thumbnailUrl: null, gifUrl: null, itemIndex: null }));
+    return labelled.map(({ label, url }) => ({ label, url, thumbnailUrl: null, gifUrl: null, itemIndex: null, seed: null }));
   }
   const args = {
     option: stringArg(media.args, 'option') ?? media.option,
@@ -78,6 +83,7 @@ export function shownResults(media: MediaItem): ShownResult[] {
     thumbnailUrl: item.thumbnail_url,
     gifUrl: item.gif_url ?? null,
     itemIndex,
+    seed: item.seed ?? null,
   }));
 }
 
@@ -95,6 +101,8 @@ interface ResultFileProps {
   mediaId: string;
   result: ShownResult;
   prompt: string | undefined;
+  /** One of several pictures of a run: it shows its own seed. */
+  ownSeed: boolean;
 }
 
 function VideoLinks({ mediaId, result }: { mediaId: string; result: ShownResult }) {
@@ -123,7 +131,7 @@ function VideoLinks({ mediaId, result }: { mediaId: string; result: ShownResult 
   );
 }
 
-function ResultFile({ kind, mediaId, result: given, prompt }: ResultFileProps) {
+function ResultFile({ kind, mediaId, result: given, prompt, ownSeed }: ResultFileProps) {
   const description = prompt ? `${given.label}: ${prompt}` : given.label;
   // A signed link that fails to load (expired, refused) is replaced by a fresh one (resultFile machine).
   const file = useActorRef(resultFileMachine, {
@@ -173,6 +181,11 @@ function ResultFile({ kind, mediaId, result: given, prompt }: ResultFileProps) {
         <Text size="xs" ff="monospace">
           {result.label}
         </Text>
+        {ownSeed && result.seed !== null && (
+          <Text size="xs" c="dimmed">
+            {TOOL_TEXTS.seed(result.seed)}
+          </Text>
+        )}
         {kind === 'video' ? (
           <VideoLinks mediaId={mediaId} result={result} />
         ) : (
@@ -181,6 +194,13 @@ function ResultFile({ kind, mediaId, result: given, prompt }: ResultFileProps) {
           </Anchor>
         )}
       </Group>
+      {kind === 'image' && !broken && (
+        // Issue 21 item 7: take this picture on (Upscale) or mark it to compare with another.
+        <Group gap="sm">
+          <PictureUpscale url={result.url} label={result.label} />
+          <CompareToggle id={lightboxPictureId(mediaId, given.label)} label={result.label} />
+        </Group>
+      )}
     </Stack>
   );
 }
@@ -286,6 +306,7 @@ export function MediaResultCard({ media, highlighted, modelLabel }: MediaResultC
                 mediaId={media.id}
                 result={result}
                 prompt={prompt}
+                ownSeed={results.length > 1}
               />
             ))}
           </SimpleGrid>

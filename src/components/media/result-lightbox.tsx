@@ -14,6 +14,8 @@ export interface LightboxPicture {
 
 interface ResultLightboxProps {
   pictures: readonly LightboxPicture[];
+  /** More actions on the shown picture (a results list's Upscale). */
+  actions?: (picture: LightboxPicture) => ReactNode;
   /** The shown picture's place in `pictures`; null while closed. */
   index: number | null;
   onIndexChange: (index: number) => void;
@@ -25,7 +27,7 @@ interface ResultLightboxProps {
  * no way to see them larger), with Previous / Next (buttons and the arrow keys) through the
  * page's pictures and a download. A Mantine Modal: focus stays inside, Escape closes.
  */
-export function ResultLightbox({ pictures, index, onIndexChange, onClose }: ResultLightboxProps) {
+export function ResultLightbox({ pictures, index, onIndexChange, onClose, actions }: ResultLightboxProps) {
   const picture = index === null ? undefined : pictures[index];
   const total = pictures.length;
   const hasPrevious = index !== null && index > 0;
@@ -82,6 +84,7 @@ export function ResultLightbox({ pictures, index, onIndexChange, onClose }: Resu
                 {LIGHTBOX_TEXTS.keys}
               </Text>
               <Group gap="sm">
+                {actions?.(picture)}
                 <Anchor href={picture.url} target="_blank" rel="noreferrer" size="sm">
                   {LIGHTBOX_TEXTS.openOriginal}
                 </Anchor>
@@ -106,7 +109,15 @@ const LightboxContext = createContext<((id: string) => void) | null>(null);
 export const useResultLightbox = (): ((id: string) => void) | null => useContext(LightboxContext);
 
 /** Holds one lightbox for the pictures of a results list; its result cards open it at their picture. */
-export function ResultLightboxProvider({ pictures, children }: { pictures: readonly LightboxPicture[]; children: ReactNode }) {
+export function ResultLightboxProvider({
+  pictures,
+  actions,
+  children,
+}: {
+  pictures: readonly LightboxPicture[];
+  actions?: (picture: LightboxPicture) => ReactNode;
+  children: ReactNode;
+}) {
   // The shown picture is kept by id, so a list refreshed while it is open (a job finished, links
   // signed anew) keeps showing it.
   const [shownId, setShownId] = useState<string | null>(null);
@@ -118,6 +129,7 @@ export function ResultLightboxProvider({ pictures, children }: { pictures: reado
       {children}
       <ResultLightbox
         pictures={pictures}
+        actions={actions}
         index={index}
         onIndexChange={(next) => setShownId(pictures[next]?.id ?? null)}
         onClose={() => setShownId(null)}

@@ -8,7 +8,9 @@ import { TOOL_TEXTS } from '@/config/job-texts';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { LiveJobCard, liveJobCardId } from '@/components/media/live-job-card';
 import { MediaResultCard, shownResults } from '@/components/media/media-result-card';
+import { ResultCompareProvider, type ComparePicture } from '@/components/media/result-compare';
 import { ResultLightboxProvider, lightboxPictureId, type LightboxPicture } from '@/components/media/result-lightbox';
+import { UpscaleButton, UpscaleOffered } from '@/components/media/upscale-button';
 import { classifyStatus } from '@/lib/job-status';
 import { stringArg } from '@/lib/records';
 import { selectJobEntries } from '@/machines/jobs/jobs.selectors';
@@ -57,21 +59,33 @@ export function ToolResults(props: ToolResultsProps) {
     [items, kind, liveMediaIds],
   );
 
-  // Every finished picture of the list, newest first: the lightbox moves through them all.
-  const pictures = useMemo(
-    (): LightboxPicture[] =>
+  // Every finished picture of the list, newest first: the lightbox moves through them all, and any
+  // two can be compared (issue 21 item 7) with what made each.
+  const comparePictures = useMemo(
+    (): ComparePicture[] =>
       earlier
         .filter((media) => media.kind === 'image' && classifyStatus(media.status) === 'success')
         .flatMap((media) => {
           const prompt = stringArg(media.args, 'prompt');
-          return shownResults(media).map((result) => ({
+          const option = media.option ?? stringArg(media.args, 'option') ?? '';
+          const results = shownResults(media);
+          return results.map((result, index) => ({
             id: lightboxPictureId(media.id, result.label),
             url: result.url,
             label: result.label,
             alt: prompt ? `${result.label}: ${prompt}` : result.label,
+            prompt: prompt ?? null,
+            model: modelLabels?.get(option) ?? option,
+            seed: result.seed ?? (index === 0 && typeof media.seed === 'number' ? media.seed : null),
+            cost: media.cost,
+            runPictures: results.length,
           }));
         }),
-    [earlier],
+    [earlier, modelLabels],
+  );
+  const pictures = useMemo(
+    (): LightboxPicture[] => comparePictures.map(({ id, url, label, alt }) => ({ id, url, label, alt })),
+    [comparePictures],
   );
 
   useEffect(() => {
@@ -96,24 +110,32 @@ export function ToolResults(props: ToolResultsProps) {
   const cancel = (localId: string) => jobs.send({ type: 'jobs.cancel', localId });
 
   return (
-    <ResultLightboxProvider pictures={pictures}>
-      <Stack gap="sm" component="section" aria-labelledby={headingId}>
-        <Title order={2} size="h3" id={headingId}>
-          {title}
-        </Title>
-        {live.map((entry) => (
-          <LiveJobCard key={entry.localId} entry={entry} onCancel={cancel} highlighted={entry === highlightedLive} />
-        ))}
-        {earlier.map((media) => (
-          <MediaResultCard
-            key={media.id}
-            media={media}
-            highlighted={media.id === highlighted}
-            modelLabel={modelLabels?.get(media.option ?? stringArg(media.args, 'option') ?? '')}
-          />
-        ))}
-        {live.length === 0 && earlier.length === 0 && <Text c="dimmed">{TOOL_TEXTS.resultsEmpty}</Text>}
-      </Stack>
-    </ResultLightboxProvider>
+    <UpscaleOffered.Provider value>
+      <ResultLightboxProvider
+        pictures={pictures}
+        // Keyed by picture: moving to the next picture offers its own Upscale.
+        actions={(picture) => <UpscaleButton key={picture.id} url={picture.url} label={picture.label} />}
+      >
+        <Stack gap="sm" component="section" aria-labelledby={headingId}>
+          <Title order={2} size="h3" id={headingId}>
+            {title}
+          </Title>
+          <ResultCompareProvider pictures={comparePictures}>
+            {live.map((entry) => (
+              <LiveJobCard key={entry.localId} entry={entry} onCancel={cancel} highlighted={entry === highlightedLive} />
+            ))}
+            {earlier.map((media) => (
+              <MediaResultCard
+                key={media.id}
+                media={media}
+                highlighted={media.id === highlighted}
+                modelLabel={modelLabels?.get(media.option ?? stringArg(media.args, 'option') ?? '')}
+              />
+            ))}
+            {live.length === 0 && earlier.length === 0 && <Text c="dimmed">{TOOL_TEXTS.resultsEmpty}</Text>}
+          </ResultCompareProvider>
+        </Stack>
+      </ResultLightboxProvider>
+    </UpscaleOffered.Provider>
   );
 }

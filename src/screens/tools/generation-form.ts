@@ -9,6 +9,7 @@ import { TOOL_TEXTS } from '@/config/job-texts';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { SEED_MAX } from '@/config/limits';
+import { MAX_IMAGES_PER_RUN, maxImagesFor, NEGATIVE_PROMPT_MAX_LENGTH, runPrice, takesNegativePrompt } from '@/config/image-model-capabilities';
 import { DEFAULT_VOICE } from '@/config/voices';
 import type { PromptPurpose } from '@/machines/prompt-helper/prompt-helper.machine';
 
@@ -54,10 +55,40 @@ export interface GenerationFormValues {
   choices: Partial<Record<string, string>>;
   /** Image tools (issue 21 item 7): a seed to make a result again; '' → the request's own. */
   seed: string;
+  /** Image tools whose model makes several (issue 21 item 7): pictures per run, '1'…'4'. */
+  num_images: string;
+  /** Image tools whose model takes one (issue 21 item 7): what the picture must not show. */
+  negative_prompt: string;
 }
 
 /** Image tools take a seed (issue 21 item 7): a result's seed makes the same picture again. */
 export const seedShown = (spec: Pick<GenerationToolSpec, 'kind'>): boolean => spec.kind === 'image';
+
+/** The "Images" choice (1 to the model's most) is asked for on image tools whose model makes several per run. */
+export const imagesShown = (spec: Pick<GenerationToolSpec, 'kind'>, model: Pick<ModelOption, 'value'> | undefined): boolean =>
+  spec.kind === 'image' && maxImagesFor(model?.value) > 1;
+
+/** The choices of "Images": 1 to the model's most. */
+export const imageCountOptions = (model: Pick<ModelOption, 'value'> | undefined): string[] =>
+  Array.from({ length: maxImagesFor(model?.value) }, (_, index) => String(index + 1));
+
+/** The "Negative prompt" is asked for on image tools whose model takes one. */
+export const negativePromptShown = (spec: Pick<GenerationToolSpec, 'kind'>, model: Pick<ModelOption, 'value'> | undefined): boolean =>
+  spec.kind === 'image' && takesNegativePrompt(model?.value);
+
+/** How many pictures this run makes: the chosen count where the model makes several, else 1. */
+export function imageCount(spec: Pick<GenerationToolSpec, 'kind'>, model: Pick<ModelOption, 'value'> | undefined, value: string | undefined): number {
+  if (!imagesShown(spec, model)) return 1;
+  const count = Number(value);
+  return Number.isInteger(count) && count >= 1 ? Math.min(count, maxImagesFor(model?.value)) : 1;
+}
+
+/** What "Generate" costs: the model's credits for each picture of the run (the affordability check uses it). */
+export const runCost = (
+  spec: Pick<GenerationToolSpec, 'kind'>,
+  chosen: Pick<FormModel, 'required_credits' | 'model'>,
+  count: string | undefined,
+): number => runPrice(chosen.required_credits, imageCount(spec, chosen.model, count));
 
 /** A seed as typed: '' (none) or a whole number from 0 to SEED_MAX. */
 const SEED_PATTERN = /^\d{1,10}$/;
@@ -285,9 +316,14 @@ export function generationFormSchema(
       // A choice left as it is has no value yet (its first option applies).
       choices: z.record(z.string(), z.string().optional()),
       seed: z.string(),
+      num_images: z.string(),
+      negative_prompt: z.string(),
     })
     .superRefine((values, context) => {
       if (seedShown(spec) && !seedValid(values.seed)) context.addIssue({ code: 'custom', path: ['seed'], message: TOOL_TEXTS.seedInvalid(SEED_MAX) });
+      if (negativePromptShown(spec, model) && values.negative_prompt.trim().length > NEGATIVE_PROMPT_MAX_LENGTH) {
+        context.addIssue({ code: 'custom', path: ['negative_prompt'], message: TOOL_TEXTS.negativePromptTooLong(NEGATIVE_PROMPT_MAX_LENGTH) });
+      }
       const need = promptNeed(spec, model, audioGiven(slots, values.pictures));
       if (need === 'required' && values.prompt.trim() === '') {
         context.addIssue({ code: 'custom', path: ['prompt'], message: promptMessage });
@@ -330,6 +366,8 @@ export function defaultFormValues(
     order_indices: spec.orderIndices ? { 'image_urls-1': 0 } : {},
     choices: {},
     seed: '',
+    num_images: '1',
+    negative_prompt: '',
   };
 }
 
@@ -372,6 +410,9 @@ export function generationFields(
   if (repeated.length > 0) fields.image_urls = repeated;
   if (spec.orderIndices && orderIndices.length > 0) fields.order_indices = orderIndices;
   if (seedShown(spec) && values.seed.trim() !== '') fields.seed = values.seed.trim();
+  const count = imageCount(spec, model, values.num_images);
+  if (count > 1) fields.num_images = String(count);
+  if (negativePromptShown(spec, model) && values.negative_prompt.trim() !== '') fields.negative_prompt = values.negative_prompt.trim();
   if (spec.asyncMode) fields.async_mode = 'true';
   return fields;
 }
@@ -440,6 +481,12 @@ export function remixFill(
   const voice = argText(args, 'voice');
   if (voice) values.voice = voice;
   if (seedShown(spec) && typeof source.seed === 'number') values.seed = String(source.seed);
+  // Issue 21 item 7: as many pictures, and the same negative prompt, as the job had.
+  if (spec.kind === 'image') {
+    const count = Number(args.num_images);
+    values.num_images = Number.isInteger(count) && count >= 1 && count <= MAX_IMAGES_PER_RUN ? String(count) : '1';
+    values.negative_prompt = argText(args, 'negative_prompt') ?? '';
+  }
   const duration = Number(args.duration);
   if (spec.duration && args.duration !== undefined && Number.isFinite(duration)) values.duration = duration;
   for (const choice of spec.choices ?? []) {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, Paper, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Input, NumberInput, Paper, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
@@ -32,10 +32,15 @@ import {
   generationFields,
   generationFormSchema,
   growableField,
+  imageCount,
+  imageCountOptions,
+  imagesShown,
+  negativePromptShown,
   pictureSlots,
   promptHelperPurpose,
   promptNeed,
   remixFill,
+  runCost,
   seedShown,
   shownChoices,
   submitEndpoint,
@@ -117,7 +122,11 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
   const firstPicture =
     slots.filter((slot) => slot.media === 'image').map((slot) => pictures?.[slot.key]).find((url) => Boolean(url)) ?? null;
   const growable = growableField(spec, slots);
-  const blocker = useSubmitBlocker(chosen ? chosen.required_credits : null);
+  // Issue 21 item 7: a run of several pictures costs the model's price for each (shown, and checked).
+  const imagesValue = watch('num_images');
+  const images = imageCount(spec, model, imagesValue);
+  const cost = chosen ? runCost(spec, chosen, imagesValue) : null;
+  const blocker = useSubmitBlocker(cost);
   const source = useSourceVideo();
 
   // The configuration can arrive after the first render (defaults first, SPEC §3), or drop the
@@ -167,7 +176,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
         option: chosen.model.value,
         optionLabel: chosen.label,
         endpoint: submitEndpoint(spec, chosen.model),
-        cost: chosen.required_credits,
+        cost: runCost(spec, chosen, values.num_images),
         fields: generationFields(spec, chosen.model, slots, values, chosen.finetuneId),
         assetId,
       },
@@ -342,6 +351,35 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
           />
         )}
 
+        {negativePromptShown(spec, model) && (
+          <Textarea
+            label={TOOL_TEXTS.negativePromptLabel}
+            description={TOOL_TEXTS.negativePromptHint}
+            minRows={2}
+            error={formState.errors.negative_prompt?.message}
+            {...register('negative_prompt')}
+          />
+        )}
+
+        {imagesShown(spec, model) && (
+          <Controller
+            control={control}
+            name="num_images"
+            render={({ field }) => (
+              <Input.Wrapper label={TOOL_TEXTS.imagesLabel} description={TOOL_TEXTS.imagesHint} id="generation-images" labelElement="div">
+                <div>
+                  <SegmentedControl
+                    aria-labelledby="generation-images-label"
+                    data={imageCountOptions(model)}
+                    value={String(images)}
+                    onChange={field.onChange}
+                  />
+                </div>
+              </Input.Wrapper>
+            )}
+          />
+        )}
+
         {aspectRatioShown(spec, model) && (
           <Controller
             control={control}
@@ -382,7 +420,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
 
         <GenerateBar
           costTestId="generation-cost"
-          cost={chosen ? TOOL_TEXTS.cost(chosen.required_credits, blocker.balance) : null}
+          cost={cost !== null ? TOOL_TEXTS.cost(cost, images, blocker.balance) : null}
           blocker={blocker}
           phase={sendPhase}
         />

@@ -28,6 +28,8 @@ export const mediaResultItemSchema = z.object({
   label: z.optional(z.nullable(z.string())),
   width: z.optional(z.nullable(z.number())),
   height: z.optional(z.nullable(z.number())),
+  /** Kinora's (issue 21 item 7): the seed this picture was made with (a run of several: seed, seed + 1, …). */
+  seed: z.optional(z.nullable(z.number())),
 });
 export type MediaResultItem = z.infer<typeof mediaResultItemSchema>;
 

@@ -270,6 +270,24 @@ describe('every tool of every page runs through fal', { timeout: 300_000 }, () =
     expect(JSON.stringify(submission?.input)).toContain(String(loraUrl));
   });
 
+  it('several pictures and a negative prompt (issue 21 item 7): one call with num_images and negative_prompt, its pictures stored with their seeds', async () => {
+    const made = await runThroughFal(
+      'two pictures',
+      'image/text-2-image',
+      { prompt: 'a harbour at dawn', option: 'StableDiffusion3.5', num_images: '2', negative_prompt: 'boats', seed: '70' },
+      { model: 'StableDiffusion3.5', key: 'text-to-image' },
+    );
+    const requests = Object.values(await providerRequests(made.id));
+    expect(requests).toHaveLength(1);
+    const submission = standIn.submissions.find((candidate) => candidate.requestId === requests[0]?.requestId);
+    expect(submission?.input).toMatchObject({ prompt: 'a harbour at dawn', negative_prompt: 'boats', num_images: 2, seed: 70 });
+    expect(made.cost).toBe(8);
+    expect(made.items.map((item) => [item.status, item.seed])).toEqual([
+      ['success', 70],
+      ['success', 71],
+    ]);
+  });
+
   it('prompt helpers and the story board writer use fal\'s language and vision models', async () => {
     const before = standIn.submissions.length;
     const suggested = await call('text/prompt', { option: 'SuggestPrompt', prompt: 'a fox', mode: 'image' });

@@ -4,6 +4,8 @@ import {
   imageSize,
   nearestRatio,
   need,
+  negativePrompt,
+  numImages,
   pictureAt,
   promptOrNothing,
   textArg,
@@ -50,20 +52,28 @@ const seedreamText = falCall('fal-ai/bytedance/seedream/v4/text-to-image', 'imag
   prompt: request.prompt,
   image_size: imageSize(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 const seedreamEdit = falCall('fal-ai/bytedance/seedream/v4/edit', 'image', (request) => ({
   prompt: request.prompt,
   image_urls: atLeastOne(pictures(request), 'a picture'),
   image_size: imageSize(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 
 // --- FLUX 1.1 [pro] and Ultra (Black Forest Labs): text only.
-const fluxPro = falCall('fal-ai/flux-pro/v1.1', 'image', (request) => ({ prompt: request.prompt, image_size: imageSize(request), seed: request.seed }));
+const fluxPro = falCall('fal-ai/flux-pro/v1.1', 'image', (request) => ({
+  prompt: request.prompt,
+  image_size: imageSize(request),
+  seed: request.seed,
+  num_images: numImages(request),
+}));
 const fluxUltra = falCall('fal-ai/flux-pro/v1.1-ultra', 'image', (request) => ({
   prompt: request.prompt,
   aspect_ratio: wideRatio(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 
 // --- FLUX.1 Kontext [pro] / [max]: text-to-image, single-picture edit, multi-picture (scenes).
@@ -72,18 +82,21 @@ const kontext = (tier: 'pro' | 'max'): Record<string, FalCall> => {
     prompt: request.prompt,
     aspect_ratio: wideRatio(request),
     seed: request.seed,
+    num_images: numImages(request),
   }));
   const edit = falCall(tier === 'pro' ? 'fal-ai/flux-pro/kontext' : 'fal-ai/flux-pro/kontext/max', 'image', (request) => ({
     prompt: request.prompt,
     image_url: need(firstPicture(request), 'the picture to edit'),
     aspect_ratio: wideRatio(request),
     seed: request.seed,
+    num_images: numImages(request),
   }));
   const multi = falCall(tier === 'pro' ? 'fal-ai/flux-pro/kontext/multi' : 'fal-ai/flux-pro/kontext/max/multi', 'image', (request) => ({
     prompt: request.prompt,
     image_urls: atLeastOne(pictures(request), 'an element picture'),
     aspect_ratio: wideRatio(request),
     seed: request.seed,
+    num_images: numImages(request),
   }));
   return { 'text-to-image': text, 'image-to-image': edit, 'edit-image': edit, 'scene-image': multi };
 };
@@ -94,6 +107,7 @@ const kontextDev = falCall('fal-ai/flux-kontext/dev', 'image', (request) => ({
   image_url: need(firstPicture(request), 'the picture to edit'),
   resolution_mode: request.aspectRatio ? wideRatio(request) : 'match_input',
   seed: request.seed,
+  num_images: numImages(request),
 }));
 
 // --- Nano Banana (Gemini 2.5 Flash Image): text-to-image and multi-picture edit.
@@ -101,12 +115,14 @@ const nanoBananaText = falCall('fal-ai/nano-banana', 'image', (request) => ({
   prompt: request.prompt,
   aspect_ratio: nearestRatio(request.aspectRatio, ['21:9', '16:9', '3:2', '4:3', '5:4', '1:1', '4:5', '3:4', '2:3', '9:16'] as const),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 const nanoBananaEdit = falCall('fal-ai/nano-banana/edit', 'image', (request) => ({
   prompt: request.prompt,
   image_urls: atLeastOne(pictures(request), 'a picture'),
   aspect_ratio: nearestRatio(request.aspectRatio, ['21:9', '16:9', '3:2', '4:3', '5:4', '1:1', '4:5', '3:4', '2:3', '9:16'] as const, 'auto'),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 
 // --- OpenAI gpt-image-1: three sizes only, so each ratio takes the nearest (square, 3:2 or 2:3).
@@ -115,22 +131,31 @@ const gptSize = (request: FalRequest): '1024x1024' | '1536x1024' | '1024x1536' |
   if (ratio === undefined) return undefined;
   return ratio === '1:1' ? '1024x1024' : ratio === '3:2' ? '1536x1024' : '1024x1536';
 };
-const gptText = falCall('fal-ai/gpt-image-1/text-to-image', 'image', (request) => ({ prompt: request.prompt, image_size: gptSize(request) }));
+const gptText = falCall('fal-ai/gpt-image-1/text-to-image', 'image', (request) => ({
+  prompt: request.prompt,
+  image_size: gptSize(request),
+  num_images: numImages(request),
+}));
 const gptEdit = falCall('fal-ai/gpt-image-1/edit-image', 'image', (request) => ({
   prompt: request.prompt,
   image_urls: atLeastOne(pictures(request), 'a picture'),
   image_size: gptSize(request) ?? 'auto',
+  num_images: numImages(request),
 }));
 
 const stableDiffusion = falCall('fal-ai/stable-diffusion-v35-large', 'image', (request) => ({
   prompt: request.prompt,
   image_size: imageSize(request),
   seed: request.seed,
+  negative_prompt: negativePrompt(request),
+  num_images: numImages(request),
 }));
 const realisticVision = falCall('fal-ai/realistic-vision', 'image', (request) => ({
   prompt: request.prompt,
   image_size: imageSize(request),
   seed: request.seed,
+  negative_prompt: negativePrompt(request),
+  num_images: numImages(request),
 }));
 
 // --- Trained styles: FLUX.1 [dev] with the LoRA the fine-tune made (TunedFlux1 without one is plain FLUX dev).
@@ -139,6 +164,7 @@ const fluxLora = falCall('fal-ai/flux-lora', 'image', (request) => ({
   image_size: imageSize(request),
   loras: loras(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 const kontextLora = falCall('fal-ai/flux-kontext-lora', 'image', (request) => ({
   prompt: request.prompt,
@@ -146,6 +172,7 @@ const kontextLora = falCall('fal-ai/flux-kontext-lora', 'image', (request) => ({
   loras: loras(request),
   resolution_mode: request.aspectRatio ? wideRatio(request) : 'match_input',
   seed: request.seed,
+  num_images: numImages(request),
 }));
 
 // Sketch: the drawing is the edge map of FLUX's Canny control, the prompt paints it.
@@ -154,6 +181,7 @@ const sketch = falCall('fal-ai/flux-lora-canny', 'image', (request) => ({
   image_url: need(firstPicture(request), 'the sketch'),
   image_size: imageSize(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 // Restructure: keeps the picture's depth (its layout and shapes) and redraws it from the prompt.
 const restructure = falCall('fal-ai/flux-lora-depth', 'image', (request) => ({
@@ -161,6 +189,7 @@ const restructure = falCall('fal-ai/flux-lora-depth', 'image', (request) => ({
   image_url: need(firstPicture(request), 'the picture'),
   image_size: imageSize(request),
   seed: request.seed,
+  num_images: numImages(request),
 }));
 // Remake (reimagine): Bria keeps the picture's structure; its prompt is required, Kinora's is optional.
 const remake = falCall('fal-ai/bria/reimagine', 'image', (request) => ({

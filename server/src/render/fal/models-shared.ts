@@ -78,6 +78,20 @@ export function numberArg(request: FalRequest, key: string): number | undefined 
   return Number.isFinite(parsed) ? parsed : undefined;
 }
 
+/**
+ * `num_images` (issue 21 item 7): several pictures from one call of a model that takes it; left out
+ * for one picture (fal's default). Mapped from the input schemas of fal's pages, e.g.
+ * https://fal.ai/models/fal-ai/stable-diffusion-v35-large/api ("num_images: The number of images to
+ * generate. Default value: 1"; the answer's `images` lists them), typed by `@fal-ai/client`.
+ */
+export const numImages = (request: FalRequest): number | undefined => (request.images !== undefined && request.images > 1 ? request.images : undefined);
+
+/**
+ * `negative_prompt` (issue 21 item 7) for the models that take one (Stable Diffusion 3.5, Realistic
+ * Vision: the same pages' input schemas); absent when the person gave none, so fal's default applies.
+ */
+export const negativePrompt = (request: FalRequest): string | undefined => textArg(request, 'negative_prompt');
+
 /** The prompt, or undefined when empty (fal's optional prompts must be left out, not sent as ""). */
 export const promptOrNothing = (request: FalRequest): string | undefined => (request.prompt.trim() === '' ? undefined : request.prompt);
 

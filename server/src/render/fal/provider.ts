@@ -8,9 +8,11 @@ import type {
   AudioRenderRequest,
   FinetuneTrainRequest,
   ImageRenderRequest,
+  ImageSetRequest,
   RemoteRequest,
   RenderContext,
   RenderedAudio,
+  RenderedImage,
   RenderedVideo,
   RenderInputImage,
   RenderProvider,
@@ -133,6 +135,14 @@ export function outputUrl(data: unknown, kind: FalOutputKind): string | null {
     case 'text':
       return null;
   }
+}
+
+/** Every picture URL of an image answer (`images: [{ url }]`, or one `image`), in fal's order. */
+export function outputUrls(data: unknown): string[] {
+  if (!isRecord(data)) return [];
+  const urlOf = (value: unknown): string | null => (typeof value === 'string' ? value : isRecord(value) && typeof value.url === 'string' ? value.url : null);
+  const list = Array.isArray(data.images) ? data.images : [data.image];
+  return list.map(urlOf).filter((url): url is string => url !== null);
 }
 
 /** The text of a language model's answer. */
@@ -352,6 +362,40 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
     return local.finishDownloadedImage(bytes, request.logo);
   }
 
+  /**
+   * Several pictures from one call (issue 21 item 7): the model's `num_images` with the run's first
+   * seed (models-shared.ts numImages). fal answers them in `images`; an answer with fewer than were
+   * asked (and paid for) fails the job, so its credits are refunded.
+   */
+  async function renderImages(request: ImageSetRequest, context?: RenderContext): Promise<RenderedImage[]> {
+    const call = callFor(request.model, request.tool);
+    const data = await runChecked(
+      call,
+      {
+        tool: request.tool,
+        model: request.model,
+        prompt: request.prompt,
+        args: withLora(request.args),
+        files: await filesFor(request.inputs),
+        seed: falSeed(request.seed),
+        aspectRatio: request.aspectRatio && request.aspectRatio !== 'Origin' ? request.aspectRatio : undefined,
+        images: request.seeds.length,
+      },
+      context,
+      'main',
+    );
+    const urls = outputUrls(data);
+    if (urls.length < request.seeds.length) {
+      throw new RenderRejectedError('failed', `The model answered ${urls.length} of the ${request.seeds.length} pictures asked for.`);
+    }
+    const pictures: RenderedImage[] = [];
+    for (const url of urls.slice(0, request.seeds.length)) {
+      const { data: bytes } = await download(url);
+      pictures.push(await local.finishDownloadedImage(bytes, request.logo));
+    }
+    return pictures;
+  }
+
   async function renderAudio(request: AudioRenderRequest, context?: RenderContext): Promise<RenderedAudio> {
     const call = callFor(request.model, request.tool);
     const data = await runChecked(
@@ -541,6 +585,7 @@ export function createFalRenderProvider(options: FalProviderOptions): RenderProv
     unavailableModels: () => unavailable,
     writeText,
     renderImage,
+    renderImages,
     renderAudio,
     describeImage,
     renderVideo,

@@ -30,6 +30,8 @@ export interface FalRequest {
   aspectRatio?: string;
   /** Seconds asked for (audio duration, motion_length). */
   durationSeconds?: number;
+  /** Pictures asked of one call (issue 21 item 7), sent as `num_images`; absent → the model's one. */
+  images?: number;
 }
 
 /** Which kind of file the answer carries: the provider finds its URL in fal's usual answer shapes. */
