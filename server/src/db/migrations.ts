@@ -3,6 +3,7 @@ import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
 import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
+import { LIBRARY_MIGRATION } from './migrations-library.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 
@@ -368,6 +369,8 @@ export const MIGRATIONS: readonly Migration[] = [
   JOB_SEARCH_MIGRATION,
   // 16: every generation job's seed (server/src/db/migrations-seed.ts).
   SEED_MIGRATION,
+  // 20: the Library's folders and their items (server/src/db/migrations-library.ts).
+  LIBRARY_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */
