@@ -211,6 +211,9 @@ export const apiPostJson = <S extends $ZodType>(path: string, body: unknown, sch
 export const apiPutJson = <S extends $ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
   request('put', path, schema, { json: body }, options);
 
+export const apiPatchJson = <S extends $ZodType>(path: string, body: unknown, schema: S, options?: RequestOptions) =>
+  request('patch', path, schema, { json: body }, options);
+
 export const apiPostMultipart = <S extends $ZodType>(
   path: string,
   fields: MultipartFields,

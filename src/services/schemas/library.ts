@@ -45,6 +45,6 @@ export const libraryFolderWriteSchema = z.object({
 /** DELETE library/folders/{id}: the folder is gone; its results stay in the Library. */
 export const libraryFolderDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
-/** PUT / DELETE library/folders/{id}/items/{mediaId}: the item's folders afterwards. */
-export const libraryMembershipSchema = z.object({ media_id: z.string(), folder_ids: z.array(z.string()) });
+/** PUT / DELETE library/folders/{id}/items/{mediaId}: the item's folders afterwards, and the folder as it is now (its count). */
+export const libraryMembershipSchema = z.object({ media_id: z.string(), folder_ids: z.array(z.string()), folder: libraryFolderSchema });
 export type LibraryMembership = z.infer<typeof libraryMembershipSchema>;
