@@ -165,9 +165,10 @@ export async function libraryRoutes(app: FastifyInstance, deps: MediaRouteDeps):
     return user;
   }
 
-  const membership = async (user: AuthUser, mediaId: string): Promise<LibraryMembership> => ({
+  const membership = async (user: AuthUser, folderId: string, mediaId: string): Promise<LibraryMembership> => ({
     media_id: mediaId,
     folder_ids: (await folderIdsOf(db, user.sub, [mediaId])).get(mediaId) ?? [],
+    folder: toFolder(await ownFolder(folderId, user)),
   });
 
   app.put<{ Params: { id: string; mediaId: string } }>(
@@ -175,7 +176,7 @@ export async function libraryRoutes(app: FastifyInstance, deps: MediaRouteDeps):
     async (request): Promise<{ data: LibraryMembership }> => {
       const user = await membershipParts(request, true);
       await addFolderItem(db, request.params.id, request.params.mediaId);
-      return ok(await membership(user, request.params.mediaId));
+      return ok(await membership(user, request.params.id, request.params.mediaId));
     },
   );
 
@@ -184,7 +185,7 @@ export async function libraryRoutes(app: FastifyInstance, deps: MediaRouteDeps):
     async (request): Promise<{ data: LibraryMembership }> => {
       const user = await membershipParts(request, false);
       await removeFolderItem(db, request.params.id, request.params.mediaId);
-      return ok(await membership(user, request.params.mediaId));
+      return ok(await membership(user, request.params.id, request.params.mediaId));
     },
   );
 }

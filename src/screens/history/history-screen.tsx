@@ -9,6 +9,7 @@ import { JobsActorContext } from '@/components/jobs/jobs-context';
 import { SessionActorContext } from '@/components/session/session-context';
 import { HISTORY_TEXTS } from '@/config/history-texts';
 import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
+import { LIBRARY_TEXTS } from '@/config/library-texts';
 import { ROUTES } from '@/config/routes';
 import { formatDateTime } from '@/lib/format';
 import { inspect } from '@/lib/inspection/hub';
@@ -92,6 +93,12 @@ function HistoryRow({ history, media, onShowParameters }: { history: HistoryRef;
           {remix && (
             <Anchor component={Link} to={remix} size="sm" aria-label={HISTORY_TEXTS.remixLabel(tool)}>
               {HISTORY_TEXTS.remix}
+            </Anchor>
+          )}
+          {/* A finished result is in the Library: opened there, brought into view and outlined. */}
+          {status === 'succeeded' && (
+            <Anchor component={Link} to={ROUTES.libraryItem(media.id)} size="sm" aria-label={LIBRARY_TEXTS.openInLibraryLabel(tool)}>
+              {LIBRARY_TEXTS.openInLibrary}
             </Anchor>
           )}
           {mayInspect && (

@@ -172,9 +172,14 @@ describe('Library folders', () => {
     const blue = await createFolder(owner, 'Blue');
     const added = await call<{ data: unknown }>(owner, `library/folders/${best}/items/${picture}`, 'PUT');
     expect(added.status).toBe(200);
-    expect(libraryMembershipSchema.parse(added.body?.data)).toEqual({ media_id: picture, folder_ids: [best] });
+    const first = libraryMembershipSchema.parse(added.body?.data);
+    expect(first.media_id).toBe(picture);
+    expect(first.folder_ids).toEqual([best]);
+    expect([first.folder.id, first.folder.item_count]).toEqual([best, 1]);
     // Adding again changes nothing.
-    expect((await call(owner, `library/folders/${best}/items/${picture}`, 'PUT')).status).toBe(200);
+    const again = await call<{ data: unknown }>(owner, `library/folders/${best}/items/${picture}`, 'PUT');
+    expect(again.status).toBe(200);
+    expect(libraryMembershipSchema.parse(again.body?.data).folder.item_count).toBe(1);
     const both = await call<{ data: unknown }>(owner, `library/folders/${blue}/items/${picture}`, 'PUT');
     expect(libraryMembershipSchema.parse(both.body?.data).folder_ids).toEqual([best, blue]);
     await call(owner, `library/folders/${blue}/items/${clip}`, 'PUT');
@@ -189,6 +194,7 @@ describe('Library folders', () => {
 
     const removed = await call<{ data: unknown }>(owner, `library/folders/${best}/items/${picture}`, 'DELETE');
     expect(libraryMembershipSchema.parse(removed.body?.data).folder_ids).toEqual([blue]);
+    expect(libraryMembershipSchema.parse(removed.body?.data).folder.item_count).toBe(0);
     expect((await page(owner, `folder=${best}`)).items).toEqual([]);
 
     const deleted = await call(owner, `library/folders/${blue}`, 'DELETE');
