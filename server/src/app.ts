@@ -39,6 +39,7 @@ import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storyRoutes } from './routes/story.ts';
 import { assetRoutes } from './routes/assets.ts';
+import { libraryRoutes } from './routes/library.ts';
 import { contentRoutes } from './routes/content.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { localProviderPages, paymentRoutes } from './routes/payments.ts';
@@ -333,6 +334,7 @@ async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps:
       await customerRoutes(api, deps);
       await contentRoutes(api, mediaDeps);
       await assetRoutes(api, mediaDeps);
+      await libraryRoutes(api, mediaDeps);
       await inspectionRoutes(api, { ...deps, localMode: options.localMode });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },

@@ -21,6 +21,7 @@ import { PageLoader } from '@/components/page-loader';
 import { CREATION_TYPES } from '@/config/creation-types';
 import { GENERATION_TOOLS } from '@/config/generation-tools';
 import { HISTORY_TEXTS } from '@/config/history-texts';
+import { LIBRARY_TEXTS } from '@/config/library-texts';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { MENU, type MenuGroup } from '@/config/menu';
 import { profileHandleFromPath, ROUTES } from '@/config/routes';
@@ -59,6 +60,7 @@ const AssetsScreen = lazyScreen(() => import('@/screens/assets/assets-screen'), 
 const ContactScreen = lazyScreen(() => import('@/screens/contact/contact-screen'), 'ContactScreen');
 const InspectorScreen = lazyScreen(() => import('@/screens/inspector/inspector-screen'), 'InspectorScreen');
 const HistoryScreen = lazyScreen(() => import('@/screens/history/history-screen'), 'HistoryScreen');
+const LibraryScreen = lazyScreen(() => import('@/screens/library/library-screen'), 'LibraryScreen');
 const UseCaseScreen = lazyScreen(() => import('@/screens/use-cases/use-case-screen'), 'UseCaseScreen');
 
 const videoGroup = MENU.find((group) => group.path === ROUTES.aiVideo.root);
@@ -192,6 +194,7 @@ export const routes: RouteObject[] = [
       { path: ROUTES.contact, handle: titled('Contact us'), element: <ContactScreen /> },
       { path: ROUTES.inspector, handle: titled('Machine inspector'), element: <InspectorScreen /> },
       { path: ROUTES.history, handle: titled(HISTORY_TEXTS.title), element: <HistoryScreen /> },
+      { path: ROUTES.library, handle: titled(LIBRARY_TEXTS.title), element: <LibraryScreen /> },
       ...MENU.flatMap((group): RouteObject[] => [
         { path: group.path, handle: titled(group.label), element: <GroupIndexScreen group={group} /> },
         ...group.items.map((item) => toolRoute(item.label, item.path, group)),

@@ -20,6 +20,9 @@ export const ROUTES = {
   inspector: '/inspector',
   /** The person's jobs from every device: search, re-run, remix (issue 21). */
   history: '/history',
+  /** The person's finished results from every tool, with folders (issue 21 item 7); `?item={id}` brings one into view. */
+  library: '/library',
+  libraryItem: (mediaId: string): string => `/library?item=${encodeURIComponent(mediaId)}`,
   aiAudio: {
     root: '/ai-audio/',
     textToSpeech: '/ai-audio/text-to-speech',

@@ -17,6 +17,8 @@ import { generationJobMachine } from '@/machines/generation-job/generation-job.m
 import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
 import { jobHistoryMachine } from '@/machines/job-history/job-history.machine';
 import { jobsMachine } from '@/machines/jobs/jobs.machine';
+import { libraryMachine } from '@/machines/library/library.machine';
+import { libraryFoldersMachine } from '@/machines/library/library-folders.machine';
 import { mediaSourceMachine } from '@/machines/media-source/media-source.machine';
 import { organisationMachine } from '@/machines/organisation/organisation.machine';
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
@@ -70,6 +72,8 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(toolHistoryMachine, 'Tool history'),
   entry(jobHistoryMachine, 'Job history (History page)'),
   entry(queueControlMachine, 'Queue control (a waiting job: hold, resume, run next, edit)'),
+  entry(libraryMachine, 'Library'),
+  entry(libraryFoldersMachine, 'Library folders (Library child)'),
   entry(promptHelperMachine, 'Prompt helper'),
   entry(uploadMachine, 'Upload'),
   entry(mediaSourceMachine, 'Media source'),

@@ -7,7 +7,8 @@ import { balance, watchPageErrors } from './helpers/ui';
 /**
  * Jobs from any device (issue 21 item 1) on `npm start`'s stack: a job started in one browser is
  * followed and cancelled from a second one signed in as the same person, and the History page
- * searches the person's jobs, shows a job's exact parameters, runs it again and remixes it.
+ * searches the person's jobs, shows a job's exact parameters, runs it again and remixes it; the
+ * finished jobs are in the Library (issue 21 item 7), kept in a folder and opened from History.
  */
 
 async function startTextToImage(page: Page, prompt: string): Promise<void> {
@@ -17,7 +18,7 @@ async function startTextToImage(page: Page, prompt: string): Promise<void> {
   await page.getByRole('button', { name: 'Generate' }).click();
 }
 
-test('a job followed and cancelled from a second browser; History searches, re-runs and remixes it', async ({ browser, page, request }) => {
+test('a job followed and cancelled from a second browser; History searches, re-runs and remixes it; the Library keeps the results', async ({ browser, page, request }) => {
   test.setTimeout(120_000);
   const errors = watchPageErrors(page);
   const { email } = await createAccount(request, { prefix: 'history', handle: freshHandle('hist') });
@@ -87,6 +88,36 @@ test('a job followed and cancelled from a second browser; History searches, re-r
   await expect(page.getByText('Filled in from a previous job — check and press Generate')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(prompt);
   await expect(page.getByRole('textbox', { name: 'Seed (optional)' })).toHaveValue(/^\d+$/);
+
+  // The Library (issue 21 item 7): the re-run and the varied job, once finished, are among the
+  // person's results; a folder is made and one put in it; History's row opens its result there.
+  await jobsButton(page).click();
+  await expect(jobsDrawer(page).getByRole('listitem').filter({ hasText: 'Succeeded' })).toHaveCount(2, { timeout: JOB_END_MS });
+  await jobsDrawer(page).getByRole('link', { name: 'All results (library)' }).click();
+  await expect(page.getByRole('heading', { name: 'Library', level: 1 })).toBeVisible();
+  const results = page.getByRole('list', { name: 'Your results' });
+  await expect(results.getByRole('article', { name: `Text to Image: ${prompt}` })).toHaveCount(2);
+  const folders = page.getByRole('navigation', { name: 'Folders' });
+  await folders.getByRole('button', { name: 'New folder' }).click();
+  const newFolder = page.getByRole('dialog', { name: 'New folder' });
+  await newFolder.getByRole('textbox', { name: 'Folder name' }).fill('Lanterns');
+  await newFolder.getByRole('button', { name: 'Create' }).click();
+  await expect(newFolder).toBeHidden();
+  await results.getByRole('article').first().getByRole('button', { name: /^Folders of / }).click();
+  await page.getByRole('checkbox', { name: 'Lanterns' }).click();
+  await expect(folders.getByRole('button', { name: /Lanterns/ })).toContainText('1 result');
+  await page.keyboard.press('Escape');
+  await folders.getByRole('button', { name: /Lanterns/ }).click();
+  await expect(page.getByRole('heading', { name: 'Folder: Lanterns' })).toBeVisible();
+  await expect(results.getByRole('article')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Job history' }).click();
+  await page.getByRole('link', { name: 'Open the Text to Image result in the Library' }).first().click();
+  await expect(page).toHaveURL(/\/library\?item=/);
+  const opened = results.locator('article[aria-current="true"]');
+  await expect(opened).toHaveAccessibleName(`Text to Image: ${prompt}`);
+  await expect(opened).toBeFocused();
 
   expect(errors).toEqual([]);
   expect(secondErrors).toEqual([]);

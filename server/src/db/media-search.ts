@@ -1,4 +1,4 @@
-import { GENERATION_STATUSES } from '../../../src/config/enums.ts';
+import { GENERATION_STATUSES, type MediaKind } from '../../../src/config/enums.ts';
 import type { JobSearchSort, JobSearchStatus } from '../../../src/services/schemas/job-history.ts';
 import type { Queryable } from './database.ts';
 import { LIVE_STATUSES, mediaColumns, type MediaRow } from './media.ts';
@@ -28,6 +28,10 @@ export interface SearchKey {
 
 export interface MediaSearch {
   tool?: string;
+  /** The media kind (`image`, `video`, `audio`): the Library's filter. */
+  kind?: MediaKind;
+  /** Only the media in this Library folder (the caller checks the folder is the owner's). */
+  folderId?: string;
   option?: string;
   status?: JobSearchStatus;
   /** A case-insensitive part of the prompt (`args->>'prompt'`), matched literally (% and _ too). */
@@ -97,6 +101,10 @@ export async function searchOwnMedia(db: Queryable, userSub: string, search: Med
   };
   const where = ['user_sub = $1'];
   if (search.tool !== undefined) where.push(`tool = ${param('tool', search.tool)}`);
+  if (search.kind !== undefined) where.push(`kind = ${param('kind', search.kind)}`);
+  if (search.folderId !== undefined) {
+    where.push(`id IN (SELECT media_id FROM library_folder_items WHERE folder_id = ${param('folder', search.folderId)})`);
+  }
   if (search.option !== undefined) where.push(`option = ${param('option', search.option)}`);
   if (search.status !== undefined) where.push(`status = ANY(${param('status', SEARCH_STATUS_ROWS[search.status])}::text[])`);
   if (search.q !== undefined) {

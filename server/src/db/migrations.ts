@@ -3,6 +3,7 @@ import { BILLING_MIGRATION } from './migrations-billing.ts';
 import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
 import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
+import { LIBRARY_MIGRATION } from './migrations-library.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 import { QUEUE_MIGRATION } from './migrations-queue.ts';
@@ -371,6 +372,8 @@ export const MIGRATIONS: readonly Migration[] = [
   SEED_MIGRATION,
   // 17: a queue the person controls: hold, run next, the per-person limit (server/src/db/migrations-queue.ts).
   QUEUE_MIGRATION,
+  // 20: the Library's folders and their items (server/src/db/migrations-library.ts).
+  LIBRARY_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

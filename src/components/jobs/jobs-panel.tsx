@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { HISTORY_TEXTS } from '@/config/history-texts';
 import { JOB_TEXTS } from '@/config/job-texts';
+import { LIBRARY_TEXTS } from '@/config/library-texts';
 import { ROUTES } from '@/config/routes';
 import { JobRow, type JobRowProps } from '@/components/jobs/job-row';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -96,6 +97,10 @@ export function JobsPanel() {
             {/* Every job, from any device, older ones too: the History page. */}
             <Anchor component={Link} to={ROUTES.history} size="sm" onClick={close}>
               {HISTORY_TEXTS.panelLink}
+            </Anchor>
+            {/* Every finished result, with folders: the Library. */}
+            <Anchor component={Link} to={ROUTES.library} size="sm" onClick={close}>
+              {LIBRARY_TEXTS.panelLink}
             </Anchor>
           </Stack>
         </Drawer>

@@ -7,6 +7,7 @@ import { SessionActorContext } from '@/components/session/session-context';
 import { VerifyEmailMenuItem } from '@/components/session/verify-email-menu-item';
 import { HISTORY_TEXTS } from '@/config/history-texts';
 import { INSPECTOR_TEXTS } from '@/config/inspector-texts';
+import { LIBRARY_TEXTS } from '@/config/library-texts';
 import { ROUTES } from '@/config/routes';
 import { selectOptionalCreditBalance, selectOptionalCreditsLoading } from '@/machines/session/credits.selectors';
 import {
@@ -95,6 +96,9 @@ export function HeaderAccount({ onNavigate }: { onNavigate?: () => void }) {
           )}
           <Menu.Item component={Link} to={ROUTES.history} onClick={onNavigate}>
             {HISTORY_TEXTS.menuLink}
+          </Menu.Item>
+          <Menu.Item component={Link} to={ROUTES.library} onClick={onNavigate}>
+            {LIBRARY_TEXTS.menuLink}
           </Menu.Item>
           <Menu.Item component={Link} to={ROUTES.credits} onClick={onNavigate}>
             Credits and billing

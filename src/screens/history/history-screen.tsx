@@ -12,6 +12,7 @@ import { QUEUE_TEXTS } from '@/config/queue-texts';
 import { EditQueuedJobModal } from '@/components/jobs/edit-queued-job-modal';
 import { QueueControls } from '@/components/jobs/queue-controls';
 import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
+import { LIBRARY_TEXTS } from '@/config/library-texts';
 import { ROUTES } from '@/config/routes';
 import { formatDateTime } from '@/lib/format';
 import { inspect } from '@/lib/inspection/hub';
@@ -154,6 +155,12 @@ function HistoryRowView({ history, media, onShowParameters, queue }: HistoryRowP
             {remix && (
               <Anchor component={Link} to={remix} size="sm" aria-label={HISTORY_TEXTS.remixLabel(tool)}>
                 {HISTORY_TEXTS.remix}
+              </Anchor>
+            )}
+            {/* A finished result is in the Library: opened there, brought into view and outlined. */}
+            {status === 'succeeded' && (
+              <Anchor component={Link} to={ROUTES.libraryItem(media.id)} size="sm" aria-label={LIBRARY_TEXTS.openInLibraryLabel(tool)}>
+                {LIBRARY_TEXTS.openInLibrary}
               </Anchor>
             )}
             {mayInspect && (

@@ -31,6 +31,7 @@ export const PLAIN_PAGES = [
   ROUTES.aiVideo.albums,
   ROUTES.inspector,
   ROUTES.history,
+  ROUTES.library,
   ...USE_CASE_PAGES.map((page) => page.path),
 ];
 
