@@ -5,7 +5,7 @@ import type { Media } from '@/services/schemas/media';
 import { API, answer, detail } from '../msw/data';
 import { server } from '../msw/server';
 import { buildFinishedMedia } from '../services/media.fixtures';
-import { renderApp, screen, userEvent, waitFor, within } from '../test-utils';
+import { fireEvent, renderApp, screen, userEvent, waitFor, within } from '../test-utils';
 import { PAGE_LOAD, setUpJobTests } from './generation-helpers';
 import { alice, signedInAs } from './session-helpers';
 
@@ -147,6 +147,19 @@ describe('the Library page', () => {
     await user.click(within(picture).getByRole('button', { name: /^View .+ larger$/ }));
     const lightbox = await screen.findByRole('dialog');
     expect(within(lightbox).getByRole('img')).toHaveAttribute('src', expect.stringContaining('/files/f1'));
+  });
+
+  it('a picture whose signed link stopped loading gets a fresh one, for its preview and its Download alike', async () => {
+    libraryServer([result(1)]);
+    const fresh = result(1, {
+      items: [{ type: 'image', status: 'success', url: 'http://localhost/api/files/f1?fresh', thumbnail_url: 'http://localhost/api/files/t1?fresh', file_id: 'f1' }],
+    });
+    server.use(http.get(`${API}/media/:id`, () => answer(fresh)));
+    await openLibrary();
+    const picture = await screen.findByRole('img', { name: 'Text to Image: a red fox number 1' }, PAGE_LOAD);
+    fireEvent.error(picture);
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Text to Image: a red fox number 1' })).toHaveAttribute('src', 'http://localhost/api/files/t1?fresh'));
+    expect(screen.getByRole('link', { name: 'Download Text to Image: a red fox number 1' })).toHaveAttribute('href', 'http://localhost/api/files/f1?fresh');
   });
 
   it('says there is nothing yet, and searches by prompt and kind with GET library’s query', async () => {

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Box, Button, Checkbox, Group, Paper, Popover, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import { Link } from 'react-router-dom';
 import { LightboxTrigger, lightboxPictureId } from '@/components/media/result-lightbox';
 import type { ShownResult } from '@/components/media/media-result-card';
@@ -21,16 +22,14 @@ import { cardNameOf, filesOf, promptOf, toolTitleOf } from '@/screens/library/li
 
 const PREVIEW_HEIGHT = 200;
 
+type ResultFileRef = ActorRefFrom<typeof resultFileMachine>;
+
 /** The card's picture, video or sound; a signed link that fails to load is replaced (resultFile machine). */
-function Preview({ item, file, name }: { item: LibraryItem; file: ShownResult; name: string }) {
-  const actor = useActorRef(resultFileMachine, {
-    inspect,
-    input: { mediaId: item.id, itemIndex: file.itemIndex, url: file.url, thumbnailUrl: file.thumbnailUrl },
-  });
-  const url = useSelector(actor, selectFileUrl);
-  const thumbnailUrl = useSelector(actor, selectThumbnailUrl);
-  const broken = useSelector(actor, selectBroken);
-  const failed = () => actor.send({ type: 'file.failed' });
+function Preview({ item, file, label, name }: { item: LibraryItem; file: ResultFileRef; label: string; name: string }) {
+  const url = useSelector(file, selectFileUrl);
+  const thumbnailUrl = useSelector(file, selectThumbnailUrl);
+  const broken = useSelector(file, selectBroken);
+  const failed = () => file.send({ type: 'file.failed' });
   if (broken) {
     return (
       <Text size="sm" c="red.8" role="alert" h={PREVIEW_HEIGHT}>
@@ -40,7 +39,7 @@ function Preview({ item, file, name }: { item: LibraryItem; file: ShownResult; n
   }
   if (item.kind === 'image') {
     return (
-      <LightboxTrigger id={lightboxPictureId(item.id, file.label)} label={file.label} href={url}>
+      <LightboxTrigger id={lightboxPictureId(item.id, label)} label={label} href={url}>
         <img
           src={thumbnailUrl ?? url}
           alt={name}
@@ -72,6 +71,30 @@ function Preview({ item, file, name }: { item: LibraryItem; file: ShownResult; n
       </Text>
       <audio controls preload="none" src={url} aria-label={name} onError={failed} style={{ width: '100%' }} />
     </Stack>
+  );
+}
+
+/** Download: the file's link as fresh as the preview's (a link that failed is replaced for both). */
+function DownloadButton({ file, name }: { file: ResultFileRef; name: string }) {
+  const url = useSelector(file, selectFileUrl);
+  return (
+    <Button component="a" href={url} download size="compact-sm" variant="light" aria-label={LIBRARY_TEXTS.downloadLabel(name)}>
+      {LIBRARY_TEXTS.download}
+    </Button>
+  );
+}
+
+/** The result's first file: its preview and its Download, sharing one resultFile actor. */
+function CoverAndDownload({ item, cover, name, children }: { item: LibraryItem; cover: ShownResult; name: string; children: (download: ReactNode) => ReactNode }) {
+  const file = useActorRef(resultFileMachine, {
+    inspect,
+    input: { mediaId: item.id, itemIndex: cover.itemIndex, url: cover.url, thumbnailUrl: cover.thumbnailUrl },
+  });
+  return (
+    <>
+      <Preview item={item} file={file} label={cover.label} name={name} />
+      {children(<DownloadButton file={file} name={name} />)}
+    </>
   );
 }
 
@@ -117,6 +140,45 @@ function FolderChoice({ item, folders, name }: { item: LibraryItem; folders: Lib
   );
 }
 
+/** What made the result, when, its folders, and its actions. */
+function CardDetails({ item, files, name, folders, download }: { item: LibraryItem; files: number; name: string; folders: LibraryFoldersRef | null; download: ReactNode }) {
+  const prompt = promptOf(item);
+  return (
+    <>
+      <Group justify="space-between" gap={4} wrap="nowrap">
+        <Text size="sm" fw={600} truncate="end">
+          {toolTitleOf(item)}
+        </Text>
+        {files > 1 && (
+          <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
+            {LIBRARY_TEXTS.moreFiles(files)}
+          </Badge>
+        )}
+      </Group>
+      <Text size="sm" lineClamp={2} title={prompt ?? undefined} c={prompt ? undefined : 'dimmed'}>
+        {prompt ?? LIBRARY_TEXTS.untitled}
+      </Text>
+      <Group justify="space-between" gap={4}>
+        <Text size="xs" c="dimmed">
+          {formatDateTime(item.created_at)}
+        </Text>
+        {item.folder_ids.length > 0 && (
+          <Text size="xs" c="dimmed">
+            {LIBRARY_TEXTS.inFolders(item.folder_ids.length)}
+          </Text>
+        )}
+      </Group>
+      <Group gap={6}>
+        {download}
+        <Anchor component={Link} to={ROUTES.history} size="sm" aria-label={LIBRARY_TEXTS.showInHistoryLabel(name)}>
+          {LIBRARY_TEXTS.showInHistory}
+        </Anchor>
+        {folders && <FolderChoice item={item} folders={folders} name={name} />}
+      </Group>
+    </>
+  );
+}
+
 interface LibraryCardProps {
   item: LibraryItem;
   /** `?item=` named it: brought into view, focused and outlined. */
@@ -131,7 +193,6 @@ export function LibraryCard({ item, focused, folders }: LibraryCardProps) {
   const name = cardNameOf(item);
   const files = filesOf(item);
   const cover = files[0];
-  const prompt = promptOf(item);
   useEffect(() => {
     if (!focused) return;
     ref.current?.scrollIntoView({ block: 'center' });
@@ -150,41 +211,16 @@ export function LibraryCard({ item, focused, folders }: LibraryCardProps) {
       style={focused ? { outline: '3px solid var(--mantine-color-blue-6)', outlineOffset: 2 } : undefined}
     >
       <Stack gap="xs">
-        {cover ? <Preview item={item} file={cover} name={name} /> : <Box h={PREVIEW_HEIGHT} />}
-        <Group justify="space-between" gap={4} wrap="nowrap">
-          <Text size="sm" fw={600} truncate="end">
-            {toolTitleOf(item)}
-          </Text>
-          {files.length > 1 && (
-            <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
-              {LIBRARY_TEXTS.moreFiles(files.length)}
-            </Badge>
-          )}
-        </Group>
-        <Text size="sm" lineClamp={2} title={prompt ?? undefined} c={prompt ? undefined : 'dimmed'}>
-          {prompt ?? LIBRARY_TEXTS.untitled}
-        </Text>
-        <Group justify="space-between" gap={4}>
-          <Text size="xs" c="dimmed">
-            {formatDateTime(item.created_at)}
-          </Text>
-          {item.folder_ids.length > 0 && (
-            <Text size="xs" c="dimmed">
-              {LIBRARY_TEXTS.inFolders(item.folder_ids.length)}
-            </Text>
-          )}
-        </Group>
-        <Group gap={6}>
-          {cover && (
-            <Button component="a" href={cover.url} download size="compact-sm" variant="light" aria-label={LIBRARY_TEXTS.downloadLabel(name)}>
-              {LIBRARY_TEXTS.download}
-            </Button>
-          )}
-          <Anchor component={Link} to={ROUTES.history} size="sm" aria-label={LIBRARY_TEXTS.showInHistoryLabel(name)}>
-            {LIBRARY_TEXTS.showInHistory}
-          </Anchor>
-          {folders && <FolderChoice item={item} folders={folders} name={name} />}
-        </Group>
+        {cover ? (
+          <CoverAndDownload item={item} cover={cover} name={name}>
+            {(download) => <CardDetails item={item} files={files.length} name={name} folders={folders} download={download} />}
+          </CoverAndDownload>
+        ) : (
+          <>
+            <Box h={PREVIEW_HEIGHT} />
+            <CardDetails item={item} files={0} name={name} folders={folders} download={null} />
+          </>
+        )}
       </Stack>
     </Paper>
   );
