@@ -10,6 +10,12 @@ import type { JobEntry, JobsContext } from '@/machines/jobs/jobs.types';
 // `jobs.track`). Each becomes an entry whose job actor polls it by media id, as a stored job with a
 // media id does after a reload.
 
+/** What the server listed: the person's live jobs, for the user they were asked for. */
+export interface ServerJobs {
+  userId: string;
+  items: Media[];
+}
+
 /** How often the server is asked again while another device's job is listed, and for how many. */
 export const SERVER_JOBS_SYNC = { intervalMs: 30_000, limit: 50 } as const;
 

@@ -1,10 +1,11 @@
 import { JOB_TEXTS } from '@/config/job-texts';
 import { RECENT_JOBS_LIMIT, RESUBMIT_WINDOW_MS, STORAGE_KEYS } from '@/config/limits';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
 import type { MultipartFields } from '@/services/http';
 import type { StoredJob } from '@/services/schemas/stored-jobs';
 import { readStored, writeStored } from '@/services/storage';
 import type { GenerationJobInput } from '@/machines/generation-job/generation-job.types';
-import type { GenerationJobRef, JobEntry, JobsContext } from '@/machines/jobs/jobs.types';
+import type { GenerationJobRef, JobEntry, JobRequest, JobsContext } from '@/machines/jobs/jobs.types';
 
 // The registry's list as local storage keeps it (`kinora_jobs`, per user id): what is stored, how
 // it is trimmed and merged with other tabs', and how a stored job becomes an entry again.
@@ -34,6 +35,26 @@ export function storableFields(fields: MultipartFields): StoredFields | null {
 
 export const newLocalId = (): string => `job-${crypto.randomUUID()}`;
 
+/** What the registry keeps of a job a tool page submits: a new local id and key, the fields storage can hold. */
+export const newStoredJob = (request: JobRequest): StoredJob => ({
+  localId: newLocalId(),
+  mediaId: null,
+  tool: request.tool,
+  toolTitle: request.toolTitle,
+  option: request.option,
+  optionLabel: request.optionLabel,
+  endpoint: request.endpoint,
+  cost: request.cost,
+  idempotencyKey: newIdempotencyKey(),
+  fields: storableFields(request.fields),
+  assetId: request.assetId ?? null,
+  createdAt: Date.now(),
+  outcome: null,
+  finishedAt: null,
+  refunded: false,
+  error: null,
+});
+
 export const isLive = (entry: JobEntry): boolean => entry.stored.outcome === null;
 
 /** Every live job, and the newest RECENT_JOBS_LIMIT finished ones. */
@@ -49,6 +70,8 @@ export const trimEntries = (jobs: JobEntry[]): JobEntry[] => {
 
 /** Newest first by when the person asked (a stable sort keeps the order of equal times). */
 export const newestFirst = <T extends { createdAt: number }>(jobs: T[]): T[] => [...jobs].sort((a, b) => b.createdAt - a.createdAt);
+
+export const newestEntriesFirst = (jobs: JobEntry[]): JobEntry[] => [...jobs].sort((left, right) => right.stored.createdAt - left.stored.createdAt);
 
 /** How many removed local ids a tab remembers so a merge does not bring them back. */
 const FORGOTTEN_LIMIT = 200;
@@ -112,6 +135,45 @@ export const entryFromStorage = (
     stored: { ...job, outcome: 'failed', finishedAt: now, error: JOB_TEXTS.interrupted, fields: null },
   };
 };
+
+/**
+ * A user's stored list as entries again (on sign-in, after a reload), each resumed as
+ * entryFromStorage says; a local id stored twice is read once.
+ */
+export function restoredEntries(stored: readonly StoredJob[], context: JobsContext, spawnJob: SpawnJob): JobEntry[] {
+  const seenLocal = new Set<string>();
+  const seenMedia = new Set<string>();
+  const jobs: JobEntry[] = [];
+  for (const job of stored) {
+    if (seenLocal.has(job.localId)) continue;
+    seenLocal.add(job.localId);
+    if (job.outcome === null && job.mediaId !== null) {
+      // Never two actors for one media: a duplicate record is dropped.
+      if (seenMedia.has(job.mediaId)) continue;
+      seenMedia.add(job.mediaId);
+    }
+    const entry = entryFromStorage(job, context, spawnJob, { resume: true });
+    if (entry) jobs.push(entry);
+  }
+  return jobs;
+}
+
+/**
+ * The stored jobs another tab added that this tab does not list (by local id, nor removed here):
+ * finished ones, and live ones the server named whose media this tab does not watch yet, once each.
+ */
+export function storedToMerge(context: JobsContext, stored: readonly StoredJob[]): StoredJob[] {
+  const knownLocal = new Set([...context.jobs.map((entry) => entry.localId), ...context.forgotten]);
+  const watched = new Set(context.jobs.flatMap((entry) => (entry.stored.mediaId ? [entry.stored.mediaId] : [])));
+  return stored.filter((job) => {
+    if (knownLocal.has(job.localId)) return false;
+    if (job.outcome !== null) return true;
+    // A request another tab is still sending is left to it; its media id comes in a later change.
+    if (job.mediaId === null || watched.has(job.mediaId)) return false;
+    watched.add(job.mediaId);
+    return true;
+  });
+}
 
 export const replaceStored = (jobs: JobEntry[], localId: string, change: Partial<StoredJob>): JobEntry[] =>
   jobs.map((entry) => (entry.localId === localId ? { ...entry, stored: { ...entry.stored, ...change } } : entry));

@@ -7,8 +7,8 @@ import type { SessionRef } from '@/machines/account-link/account-link';
 import type { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import type { GenerationJobParentEvent, JobOutcome } from '@/machines/generation-job/generation-job.types';
 
-// The jobs registry's public types, apart from its states and implementations (jobs.machine.ts)
-// and its stored list (jobs-storage.ts).
+// The jobs registry's public types, apart from its states (jobs.machine.ts), its implementations
+// (jobs.setup.ts) and its stored list (jobs-storage.ts).
 
 export type GenerationJobRef = ActorRefFrom<typeof generationJobMachine>;
 
