@@ -1,5 +1,5 @@
 import { Box, Button, Group, Text, UnstyledButton } from '@mantine/core';
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { TakePart } from '@/lib/story-takes';
 import { selectPartTakes, type StoryWizardSnapshot, type TakeView } from '@/machines/story/story-wizard.selectors';
@@ -52,11 +52,19 @@ export function PartTakes({ part, partId, what }: PartTakesProps) {
   const story = StoryActorContext.useActorRef();
   const select = useCallback((snapshot: StoryWizardSnapshot) => selectPartTakes(snapshot, part, partId), [part, partId]);
   const view = StoryActorContext.useSelector(select, sameTakes);
+  const group = useRef<HTMLDivElement>(null);
+  // Undo leaves once it is done: the keyboard's place moves to the take it brought back, not the page's top.
+  const undoing = useRef(false);
+  useEffect(() => {
+    if (!undoing.current || view.undoTo !== null) return;
+    undoing.current = false;
+    group.current?.querySelector<HTMLElement>('[aria-pressed="true"]')?.focus();
+  }, [view.undoTo]);
   if (view.takes.length === 0 && view.undoTo === null) return null;
   return (
     <Group gap={6} align="center" wrap="wrap">
       {view.takes.length > 0 && (
-        <Group role="group" aria-label={TEXTS.group(what)} gap={4} wrap="wrap">
+        <Group ref={group} role="group" aria-label={TEXTS.group(what)} gap={4} wrap="wrap">
           {view.takes.map((take) => (
             <TakeButton
               key={take.mediaId}
@@ -74,7 +82,10 @@ export function PartTakes({ part, partId, what }: PartTakesProps) {
           size="xs"
           aria-label={TEXTS.undoLabel(view.undoTo, what)}
           disabled={!view.canUndo}
-          onClick={() => story.send({ type: 'take.undo', part, partId })}
+          onClick={() => {
+            undoing.current = true;
+            story.send({ type: 'take.undo', part, partId });
+          }}
         >
           {TEXTS.undo}
         </Button>

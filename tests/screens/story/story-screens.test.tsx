@@ -193,6 +193,8 @@ describe('a story', () => {
     // Undo: back to the first take, the second one kept.
     await user.click(within(scene(2)).getByRole('button', { name: 'Undo: back to take 1 of the picture of scene 2' }));
     await waitFor(() => expect(within(takes).getByRole('button', { name: 'Take 1 of the picture of scene 2 (in use)' })).toHaveAttribute('aria-pressed', 'true'));
+    // The keyboard's place moves to the take brought back (Undo is gone).
+    await waitFor(() => expect(within(takes).getByRole('button', { name: 'Take 1 of the picture of scene 2 (in use)' })).toHaveFocus());
     expect(within(scene(2)).getByRole('img', { name: 'Picture of scene 2' }).getAttribute('src')).toBe(first);
     expect(within(scene(2)).queryByRole('button', { name: /^Undo/ })).not.toBeInTheDocument();
     const undo = requestsTo(`POST story/${story.id}/scenes/scene-2/undo`);
