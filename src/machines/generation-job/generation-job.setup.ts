@@ -10,7 +10,7 @@ import { isNetworkFailure, isRetryable, statusOf } from '@/services/api-error';
 import { submitGeneration } from '@/services/generation';
 import { cancelMedia, getMedia, getProcessingStatus } from '@/services/media';
 import type { Media, ProcessingStatus } from '@/services/schemas/media';
-import { isWaitingStatus, queueCall, queueFailure, queueRequestOf } from '@/machines/queue-control/queue-call';
+import { isEditableTool, isWaitingStatus, queueCall, queueFailure, queueRequestOf } from '@/machines/queue-control/queue-call';
 import type {
   GenerationJobContext,
   GenerationJobEvent,
@@ -89,7 +89,8 @@ export const generationJobSetup = setup({
     waitingNotHeld: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && !context.held,
     heldJob: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && context.held,
     /** An edit starts from the job's request as the server keeps it (its media). */
-    editable: ({ context }) => context.mediaId !== null && isWaitingStatus(context.status) && context.media !== null,
+    editable: ({ context }) =>
+      context.mediaId !== null && isWaitingStatus(context.status) && context.media !== null && isEditableTool(context.tool),
   },
   actions: {
     setHidden: assign(({ event }) => (event.type === 'job.visibility' ? { hidden: event.hidden } : {})),

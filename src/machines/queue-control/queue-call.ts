@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { generationToolBySlug } from '@/config/generation-tools';
 import { QUEUE_TEXTS } from '@/config/queue-texts';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { errorMessageOf } from '@/services/api-error';
@@ -53,3 +54,6 @@ export const queueFailure = (request: QueueRequest | null, error: unknown): stri
 
 /** A job still waiting for a worker (SPEC §4 queue_source): the only one that may be changed. */
 export const isWaitingStatus = (status: string | null): boolean => status === 'queue_source';
+
+/** Only a generation tool's job is edited (the server's PATCH media/{id} says 400 for the rest). */
+export const isEditableTool = (tool: string): boolean => generationToolBySlug(tool) !== undefined;

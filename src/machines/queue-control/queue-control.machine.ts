@@ -3,6 +3,7 @@ import { statusOf } from '@/services/api-error';
 import { getMedia } from '@/services/media';
 import type { Media } from '@/services/schemas/media';
 import {
+  isEditableTool,
   isWaitingStatus,
   queueCall,
   queueFailure,
@@ -41,7 +42,7 @@ export const queueControlMachine = setup({
     fetchMedia: fromPromise<Media, { mediaId: string }>(({ input, signal }) => getMedia(input.mediaId, undefined, { signal })),
   },
   guards: {
-    waiting: ({ context }) => isWaitingStatus(context.media.status),
+    editable: ({ context }) => isWaitingStatus(context.media.status) && isEditableTool(context.media.tool),
     waitingNotHeld: ({ context }) => isWaitingStatus(context.media.status) && !context.media.held,
     held: ({ context }) => isWaitingStatus(context.media.status) && context.media.held,
     isConflict: (_, params: { error: unknown }) => statusOf(params.error) === 409,
@@ -62,7 +63,7 @@ export const queueControlMachine = setup({
         'queue.hold': { guard: 'waitingNotHeld', target: 'requesting', actions: 'startRequest' },
         'queue.runNext': { guard: 'waitingNotHeld', target: 'requesting', actions: 'startRequest' },
         'queue.resume': { guard: 'held', target: 'requesting', actions: 'startRequest' },
-        'queue.edit': { guard: 'waiting', target: 'requesting', actions: 'startRequest' },
+        'queue.edit': { guard: 'editable', target: 'requesting', actions: 'startRequest' },
         'queue.dismissError': { actions: 'dismissError' },
       },
     },

@@ -39,6 +39,9 @@ describe('queue control', () => {
     expect(selectQueueActions(startControl(waiting, async () => waiting).actor.getSnapshot())).toEqual({ hold: true, resume: false, runNext: true, edit: true });
     const held = buildMedia({ status: 'queue_source', held: true });
     expect(selectQueueActions(startControl(held, async () => held).actor.getSnapshot())).toEqual({ hold: false, resume: true, runNext: false, edit: true });
+    // A video creation's job waits like any other, but only a generation call's is edited.
+    const creation = buildMedia({ status: 'queue_source', tool: 'parallax-motion', kind: 'video' });
+    expect(selectQueueActions(startControl(creation, async () => creation).actor.getSnapshot())).toEqual({ hold: true, resume: false, runNext: true, edit: false });
     const running = buildMedia({ status: 'processing_source' });
     expect(selectQueueActions(startControl(running, async () => running).actor.getSnapshot())).toEqual({ hold: false, resume: false, runNext: false, edit: false });
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUE_TEXTS } from '../../../src/config/queue-texts.ts';
 import { processingStatusSchema, type ProcessingStatus } from '../../../src/services/schemas/media.ts';
 import { DETAILS } from '../../../server/src/routes/messages.ts';
@@ -44,6 +44,13 @@ async function statusOf(id: string): Promise<ProcessingStatus> {
 }
 
 const isProcessing = (status: string): boolean => status.startsWith('processing_');
+
+/**
+ * The job's status once it says `expected`: a place that moved because a worker took another job
+ * is read afresh within the status reader's 50 ms (STATUS_FRESH_MS), not at once.
+ */
+const eventually = (id: string | undefined, expected: Partial<ProcessingStatus>) =>
+  vi.waitFor(async () => expect(await statusOf(id ?? '')).toMatchObject(expected), { timeout: 2000, interval: 20 });
 const control = (user: User, id: string, action: 'hold' | 'resume' | 'run-next') =>
   callApi(server, `media/${id}/${action}`, { method: 'POST', token: user.accessToken });
 const cancel = (user: User, id: string) => callApi(server, `media/${id}/cancel`, { method: 'PUT', token: user.accessToken });
@@ -78,7 +85,7 @@ describe('the per-person limit', () => {
     // A running job that ends makes room: the next waiting job starts.
     expect((await cancel(busy, first ?? '')).status).toBe(200);
     await pollStatus(server, third ?? '', isProcessing);
-    expect(await statusOf(fourth ?? '')).toMatchObject({ status: 'queue_source', queue_position: 1 });
+    await eventually(fourth, { status: 'queue_source', queue_position: 1 });
     for (const id of [second, third, fourth, theirs]) await cancel(id === theirs ? other : busy, id ?? '');
   });
 });
@@ -102,7 +109,7 @@ describe('hold, resume and run next', () => {
     // A place frees: the job run next starts, not the held one nor the older one.
     await cancel(user, runA ?? '');
     await pollStatus(server, moved ?? '', isProcessing);
-    expect(await statusOf(middle ?? '')).toMatchObject({ status: 'queue_source', queue_position: 1 });
+    await eventually(middle, { status: 'queue_source', queue_position: 1 });
     // Another: the held job, older than both, is still passed by.
     await cancel(user, runB ?? '');
     await pollStatus(server, middle ?? '', isProcessing);
