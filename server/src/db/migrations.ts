@@ -4,6 +4,7 @@ import { CUSTOMERS_MIGRATION } from './migrations-customers.ts';
 import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
+import { PUSH_MIGRATION } from './migrations-push.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 
 /**
@@ -368,6 +369,8 @@ export const MIGRATIONS: readonly Migration[] = [
   JOB_SEARCH_MIGRATION,
   // 16: every generation job's seed (server/src/db/migrations-seed.ts).
   SEED_MIGRATION,
+  // 21: Done alerts' push subscriptions and the person's opt-in (server/src/db/migrations-push.ts).
+  PUSH_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */
