@@ -22,6 +22,7 @@ import { organisationMachine } from '@/machines/organisation/organisation.machin
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
+import { pushAlertsMachine } from '@/machines/push-alerts/push-alerts.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
@@ -87,6 +88,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(organisationsMachine, 'Organisations'),
   entry(organisationMachine, 'Organisation'),
   entry(contactMachine, 'Contact form'),
+  entry(pushAlertsMachine, 'Done alerts (account page)'),
   entry(helpTopicsMachine, 'Help topics'),
   entry(paidRequestMachine, 'Paid request (child of a generation job, the story wizard and an album)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),

@@ -28,7 +28,6 @@ export const pushSubscriptionInputSchema = z.object({
     auth: base64Url('keys.auth', 16, 32),
   }),
 });
-export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInputSchema>;
 
 /** DELETE push/subscriptions?endpoint=…: which browser stops getting alerts. */
 export const pushEndpointQuerySchema = z.object({ endpoint: pushEndpointSchema });
