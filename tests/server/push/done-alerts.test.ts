@@ -66,6 +66,19 @@ describe('the push calls', () => {
     expect((await loadVapidDetails(server.db)).publicKey).toBe(first.public_key);
   });
 
+  it('refuses the shared guest account: its alerts would reach every guest', async () => {
+    const guest = await server.emulator.createUser({ username: 'guest', email: 'guest@kinora.local', password: 'guest-password-1' });
+    for (const [path, method, json] of [
+      ['push/public-key', 'GET', undefined],
+      ['push/subscriptions', 'POST', push.subscribe().json],
+      ['push/test', 'POST', undefined],
+    ] as const) {
+      const answer = await callApi(server, path, { method, token: guest.accessToken, json });
+      expect(answer, `${method} ${path}`).toMatchObject({ status: 403, body: { detail: PUSH_DETAILS.guest } });
+    }
+    expect((await server.db.query("SELECT 1 FROM push_subscriptions s JOIN users u ON u.sub = s.user_sub WHERE u.username = 'guest'")).rowCount).toBe(0);
+  });
+
   it('refuses a subscription that is not one, and keeps nothing of it', async () => {
     const user = await signUpUser(server, 'badsub');
     const good = push.subscribe().json;
