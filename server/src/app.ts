@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
+import type { Agent as HttpsAgent } from 'node:https';
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -38,6 +39,9 @@ import { inspectionRoutes } from './routes/inspection.ts';
 import type { MediaRouteDeps, SyncWaitOptions } from './routes/media-deps.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storyRoutes } from './routes/story.ts';
+import { pushRoutes } from './routes/push.ts';
+import { createPushAlerts, type PushAlerts } from './push/alerts.ts';
+import { loadVapidDetails, type VapidEnvironment } from './push/vapid.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { contentRoutes } from './routes/content.ts';
@@ -95,6 +99,11 @@ export interface AppOptions {
   render?: RenderSettings;
   /** Which card provider takes payments (default the local card page); see PaymentSettings. */
   payments?: PaymentSettings;
+  /**
+   * Done alerts (server/src/push/): KINORA_VAPID_* keys (omitted → a pair generated once and kept
+   * in the database) and the https agent pushes go through (tests trust their stand-in's certificate).
+   */
+  push?: { vapid?: VapidEnvironment; agent?: HttpsAgent };
 }
 
 /**
@@ -230,6 +239,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       retry: render.retry,
     });
   }
+  // Every role sends Done alerts: the worker that ends a job announces it.
+  const alerts = createPushAlerts({
+    db: options.db,
+    vapid: await loadVapidDetails(options.db, options.push?.vapid),
+    logger: app.log,
+    agent: options.push?.agent,
+  });
   const engine = createJobEngine({
     db: options.db,
     provider,
@@ -244,6 +260,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     objects: options.objects,
     logger: app.log,
+    onJobSettled: (jobId) => alerts.jobSettled(jobId),
   });
   app.addHook('onReady', () => engine.start());
   // Stripe charges the auto-refills debits recorded, after their transactions (payments/stripe/refills.ts).
@@ -257,6 +274,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
     await engine.stop();
+    // The alerts of the last jobs go out before the database closes.
+    await alerts.idle();
   });
   // Node's server.close() only ends keep-alive connections that are idle at that instant; one whose
   // response (e.g. a file stream) finishes a moment later would hold the close up until the
@@ -289,7 +308,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       provider,
       signer,
       syncWait: options.syncWait,
-    });
+    }, alerts);
   }
 
   if (options.guestCleanup) {
@@ -314,7 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** The API (every SPEC §7 call under `/api/`), the local card pages, the tutorials and the SPA: roles `api` and `all`. */
-async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps: MediaRouteDeps): Promise<void> {
+async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps: MediaRouteDeps, alerts: PushAlerts): Promise<void> {
   const deps: RouteDeps = mediaDeps;
   await app.register(
     async (api) => {
@@ -336,6 +355,7 @@ async function registerApi(app: FastifyInstance, options: AppOptions, mediaDeps:
       await assetRoutes(api, mediaDeps);
       await libraryRoutes(api, mediaDeps);
       await inspectionRoutes(api, { ...deps, localMode: options.localMode });
+      await pushRoutes(api, { ...deps, alerts });
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: DETAILS.notFound }));
     },
     { prefix: '/api' },

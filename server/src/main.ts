@@ -11,6 +11,7 @@ import { LOCAL_DEFAULTS } from './local-defaults.ts';
 import { parseCleanupInterval } from './scheduler/guest-cleanup.ts';
 import { parseStorageEnvironment } from './storage/environment.ts';
 import { parsePaymentEnvironment } from './payments/stripe/environment.ts';
+import { parseVapidEnvironment } from './push/vapid.ts';
 import { openConfiguredBucket } from './storage/open-bucket.ts';
 
 /**
@@ -60,6 +61,10 @@ import { openConfiguredBucket } from './storage/open-bucket.ts';
  *   (unset: api.stripe.com) points the client at another host and port (tests/stripe/main.ts, a
  *   stand-in); KINORA_PUBLIC_URL (unset: the address each request came to) is where Stripe sends
  *   the browser back.
+ * - KINORA_VAPID_PUBLIC_KEY and KINORA_VAPID_PRIVATE_KEY (unset: a pair generated at the first start
+ *   and kept in the database, the same for every process): the Done alerts' Web Push key pair
+ *   (`npx web-push generate-vapid-keys`); KINORA_VAPID_SUBJECT (`mailto:alerts@kinora.invalid`):
+ *   the mailto: or https: contact push services may write to (server/src/push/vapid.ts).
  * - LOG_LEVEL (`warn`).
  */
 /** Longer than a render step takes to notice a stop; shorter than docker-compose's stop_grace_period (30 s). */
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
   checkRoleDatabase(role, database.url);
   const storage = parseStorageEnvironment(env);
   const payments = parsePaymentEnvironment(env);
+  const vapid = parseVapidEnvironment(env);
 
   // A worker signs nobody in: it needs the database, the files and the render provider only.
   let identity;
@@ -121,6 +127,7 @@ async function main(): Promise<void> {
     objects,
     render,
     payments,
+    push: { vapid },
   });
 
   // Graceful shutdown (SIGTERM from a process manager, Ctrl+C): readiness turns 503, the server

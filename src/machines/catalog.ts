@@ -24,6 +24,7 @@ import { organisationMachine } from '@/machines/organisation/organisation.machin
 import { organisationsMachine } from '@/machines/organisation/organisations.machine';
 import { paidRequestMachine } from '@/machines/paid-request/paid-request.machine';
 import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.machine';
+import { pushAlertsMachine } from '@/machines/push-alerts/push-alerts.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
 import { queueControlMachine } from '@/machines/queue-control/queue-control.machine';
 import { resultCompareMachine } from '@/machines/result-compare/result-compare.machine';
@@ -95,6 +96,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(organisationsMachine, 'Organisations'),
   entry(organisationMachine, 'Organisation'),
   entry(contactMachine, 'Contact form'),
+  entry(pushAlertsMachine, 'Done alerts (account page)'),
   entry(helpTopicsMachine, 'Help topics'),
   entry(paidRequestMachine, 'Paid request (child of a generation job, the story wizard and an album)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),

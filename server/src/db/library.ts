@@ -2,7 +2,7 @@ import type { Queryable } from './database.ts';
 import { newPublicId } from './media.ts';
 
 /**
- * The Library's folders (issue 21 item 7, migration 20): the owner's named sets of their finished
+ * The Library's folders (issue 21 item 7, migration 18): the owner's named sets of their finished
  * results. Every read and write names the owner, so no one reaches another person's folder.
  */
 

@@ -1,14 +1,14 @@
 import type { Migration } from './sql.ts';
 
 /**
- * Migration 20: the Library's folders (issue 21 item 7). A folder is the person's own named set of
+ * Migration 18: the Library's folders (issue 21 item 7). A folder is the person's own named set of
  * their finished results; an item may be in several folders at once (a picture can belong to
  * "Posters" and "Client A"), so membership is its own table rather than a column on media.
  * Deleting a folder deletes its memberships, never the media; deleting a media row (by its owner
  * or the guest's weekly clean-up) takes it out of every folder. Never edit it once it has shipped.
  */
 export const LIBRARY_MIGRATION: Migration = {
-  id: 20,
+  id: 18,
   name: 'library-folders',
   statements: [
     `CREATE TABLE library_folders (

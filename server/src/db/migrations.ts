@@ -5,6 +5,7 @@ import { INSPECTION_MIGRATION } from './migrations-inspection.ts';
 import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
 import { LIBRARY_MIGRATION } from './migrations-library.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
+import { PUSH_MIGRATION } from './migrations-push.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 import { QUEUE_MIGRATION } from './migrations-queue.ts';
 
@@ -372,8 +373,10 @@ export const MIGRATIONS: readonly Migration[] = [
   SEED_MIGRATION,
   // 17: a queue the person controls: hold, run next, the per-person limit (server/src/db/migrations-queue.ts).
   QUEUE_MIGRATION,
-  // 20: the Library's folders and their items (server/src/db/migrations-library.ts).
+  // 18: the Library's folders and their items (server/src/db/migrations-library.ts).
   LIBRARY_MIGRATION,
+  // 19: Done alerts' push subscriptions and the person's opt-in (server/src/db/migrations-push.ts).
+  PUSH_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

@@ -150,6 +150,12 @@ export interface CreateJobEngineOptions {
   /** Where the files are stored (an S3 bucket, server/src/storage/); omitted → the local folder options.mediaDir. */
   objects?: ObjectStore;
   logger?: EngineLogger;
+  /**
+   * Called after each run of a job by a worker, once its transaction has committed (the job may
+   * have ended, handed a stage over, or been let go): the Done alerts (server/src/push/alerts.ts)
+   * look at the row then, in the background. Must not throw or wait: the worker goes on at once.
+   */
+  onJobSettled?: (jobId: string) => void;
 }
 
 function validate(options: EngineOptions): EngineOptions {
@@ -165,7 +171,7 @@ function validate(options: EngineOptions): EngineOptions {
   return options;
 }
 
-export function createJobEngine({ db, provider, options: overrides = {}, objects, logger }: CreateJobEngineOptions): JobEngine {
+export function createJobEngine({ db, provider, options: overrides = {}, objects, logger, onJobSettled }: CreateJobEngineOptions): JobEngine {
   const options = validate({ ...DEFAULT_ENGINE_OPTIONS, ...stripUndefined(overrides) });
   const store = createMediaStore(objects ?? options.mediaDir);
   const engineId = `engine-${randomBytes(6).toString('hex')}`;
@@ -548,6 +554,7 @@ export function createJobEngine({ db, provider, options: overrides = {}, objects
         logError(error, 'a job failed unexpectedly; its lease will expire and it is retried', job.id);
       } finally {
         announceEnd(job.id);
+        onJobSettled?.(job.id);
         // Stopping: the job went back to its queue; a worker of another process resumes it now.
         if (stopping.signal.aborted) broadcast(QUEUED);
       }

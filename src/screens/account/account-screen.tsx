@@ -10,6 +10,7 @@ import {
   selectSessionStatus,
 } from '@/machines/session/session.selectors';
 import { DeleteAccount } from '@/screens/account/delete-account';
+import { DoneAlerts } from '@/screens/account/done-alerts';
 import { HandleForm } from '@/screens/account/handle-form';
 
 function SignedOut() {
@@ -23,7 +24,7 @@ function SignedOut() {
   );
 }
 
-/** /account: the handle, deleting the account, signing out (SPEC §2.1). */
+/** /account: the handle, Done alerts, deleting the account, signing out (SPEC §2.1). */
 export function AccountScreen() {
   const session = SessionActorContext.useActorRef();
   const status = SessionActorContext.useSelector(selectSessionStatus);
@@ -53,6 +54,8 @@ export function AccountScreen() {
             ) : (
               <>
                 <HandleForm />
+                <Divider />
+                <DoneAlerts />
                 <Divider />
                 <DeleteAccount />
               </>

@@ -61,6 +61,8 @@ export interface StartTestServerOptions {
    * instead of the local folder mediaDir, as KINORA_S3_BUCKET makes main.ts do.
    */
   s3?: S3Environment;
+  /** Done alerts' settings (tests/server/helpers/push-service.ts gives the agent trusting its stand-in). */
+  push?: AppOptions['push'];
 }
 
 /** Idle workers look for jobs once a second; a job queued by the server wakes them at once. */
@@ -97,6 +99,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       syncWait: options.syncWait,
       render: options.render,
       payments: options.payments,
+      push: options.push,
     });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
