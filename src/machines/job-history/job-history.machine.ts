@@ -233,10 +233,13 @@ export const jobHistoryMachine = setup({
   states: {
     list: {
       initial: 'loading',
+      // Not `reenter: true`: in a parallel machine that re-enters the whole machine, which stopped
+      // a Re-run in flight (its outcome lost). Targeting a child still exits and enters it, so a
+      // load in flight or a pending debounce starts over.
       on: {
-        'history.filter': { target: '.loading', reenter: true, actions: 'changeFilters' },
-        'history.clear': { target: '.loading', reenter: true, actions: 'clearFilters' },
-        'history.type': { target: '.debouncing', reenter: true, actions: 'typeQuery' },
+        'history.filter': { target: '.loading', actions: 'changeFilters' },
+        'history.clear': { target: '.loading', actions: 'clearFilters' },
+        'history.type': { target: '.debouncing', actions: 'typeQuery' },
       },
       states: {
         loading: {

@@ -235,6 +235,28 @@ describe('the History machine', () => {
     expect(selectJobEntries(registry.getSnapshot()).map((entry) => entry.stored.mediaId)).toContain('a-varied');
   });
 
+  it('a filter change, Clear or typing while a Re-run is in flight keeps the Re-run running and its outcome', async () => {
+    const answer = deferred<Media>();
+    const { actor, registry, reruns, searches } = startHistory(
+      async () => page(['a']),
+      () => answer.promise,
+    );
+    await flush();
+    actor.send({ type: 'history.rerun', mediaId: 'a' });
+    actor.send({ type: 'history.filter', change: { status: 'failed' } });
+    actor.send({ type: 'history.type', q: 'cat' });
+    actor.send({ type: 'history.clear' });
+    // The list reloads; the Re-run is neither stopped nor sent again.
+    expect(selectRerunningId(actor.getSnapshot())).toBe('a');
+    expect(actor.getSnapshot().matches({ rerun: 'running' })).toBe(true);
+    answer.resolve(job('a-again', { status: 'queue_source' }));
+    await flush();
+    expect(reruns).toHaveLength(1);
+    expect(searches.length).toBeGreaterThanOrEqual(2);
+    expect(selectRerunOutcome(actor.getSnapshot())).toMatchObject({ source: 'a', error: null, started: { id: 'a-again' } });
+    expect(selectJobEntries(registry.getSnapshot()).map((entry) => entry.stored.mediaId)).toEqual(['a-again']);
+  });
+
   it('a refused re-run (402) shows the server’s message and adds nothing', async () => {
     const { actor, registry } = startHistory(
       async () => page(['a']),
