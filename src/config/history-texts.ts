@@ -58,6 +58,8 @@ export const HISTORY_TEXTS = {
   parametersTitle: (tool: string): string => `${tool} job parameters`,
   noParameters: 'This job kept no parameters.',
   close: 'Close',
+  /** `/history?job={id}` named a job that is not listed. */
+  jobMissing: 'That job is not in your History: it may have been deleted, or is older than the jobs read for it.',
   rerun: 'Re-run',
   rerunLabel: (tool: string): string => `Re-run the ${tool} job with the same parameters`,
   rerunning: 'Starting…',

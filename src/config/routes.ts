@@ -20,6 +20,8 @@ export const ROUTES = {
   inspector: '/inspector',
   /** The person's jobs from every device: search, re-run, remix (issue 21). */
   history: '/history',
+  /** `?job={id}` brings that job into view on History (the Library's "Show in History"). */
+  historyJob: (mediaId: string): string => `/history?job=${encodeURIComponent(mediaId)}`,
   /** The person's finished results from every tool, with folders (issue 21 item 7); `?item={id}` brings one into view. */
   library: '/library',
   libraryItem: (mediaId: string): string => `/library?item=${encodeURIComponent(mediaId)}`,

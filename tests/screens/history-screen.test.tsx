@@ -49,9 +49,9 @@ function historyServer(pages: Record<string, { ids: string[]; next: string | nul
 const table = () => screen.getByRole('table', { name: 'Your jobs' });
 const balance = () => within(screen.getByRole('banner')).getByLabelText('Credit balance');
 
-async function openHistory() {
+async function openHistory(path = '/history') {
   await signedInAs(alice);
-  renderApp('/history');
+  renderApp(path);
   await screen.findByRole('heading', { level: 1, name: 'History' }, PAGE_LOAD);
 }
 
@@ -132,6 +132,37 @@ describe('the History page', () => {
     await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(4));
     expect(queries.at(-1)?.get('next_start_keys')).toBe('page-2');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('?job= (the Library’s "Show in History") reads on until that job is listed, then brings it into view, outlined and focused', async () => {
+    for (const n of [1, 2, 3, 4, 5]) pastJob(n);
+    const { queries } = historyServer({
+      first: { ids: ['past-5', 'past-4'], next: 'page-2' },
+      'page-2': { ids: ['past-3', 'past-2'], next: 'page-3' },
+      'page-3': { ids: ['past-1'], next: null },
+    });
+    await openHistory('/history?job=past-2');
+    const row = () => within(table()).getByRole('row', { name: /a red fox number 2/ });
+    await waitFor(() => expect(row()).toHaveAttribute('aria-current', 'true'), PAGE_LOAD);
+    expect(row()).toHaveFocus();
+    expect(within(table()).getAllByRole('row')).toHaveLength(5);
+    expect(queries.map((query) => query.get('next_start_keys'))).toEqual([null, 'page-2']);
+    expect(within(table()).getByRole('row', { name: /a red fox number 5/ })).not.toHaveAttribute('aria-current');
+    expect(screen.queryByText(/That job is not in your History/)).not.toBeInTheDocument();
+    // The rest is offered as usual.
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(6));
+  });
+
+  it('?job= of a job not in History says so, and the notice can be dismissed', async () => {
+    pastJob(1);
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    await openHistory('/history?job=gone');
+    const notice = await screen.findByText(/That job is not in your History/, undefined, PAGE_LOAD);
+    expect(within(table()).getAllByRole('row')).toHaveLength(2);
+    expect(within(table()).getByRole('row', { name: /a red fox number 1/ })).not.toHaveAttribute('aria-current');
+    await user.click(within(notice.closest('[role="status"]')!).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText(/That job is not in your History/)).not.toBeInTheDocument());
   });
 
   it('says so when there are no jobs, or none match', async () => {

@@ -139,7 +139,7 @@ describe('the Library page', () => {
     const picture = card('Text to Image: a red fox number 1');
     expect(within(picture).getByRole('img', { name: 'Text to Image: a red fox number 1' })).toHaveAttribute('src', expect.stringContaining('/files/t1'));
     expect(within(picture).getByRole('link', { name: 'Download Text to Image: a red fox number 1' })).toHaveAttribute('href', expect.stringContaining('/files/f1'));
-    expect(within(picture).getByRole('link', { name: 'Show Text to Image: a red fox number 1 in History' })).toHaveAttribute('href', '/history');
+    expect(within(picture).getByRole('link', { name: 'Show Text to Image: a red fox number 1 in History' })).toHaveAttribute('href', '/history?job=r1');
     expect(card(/^AI Motion/).querySelector('video')).toHaveAttribute('poster', 'http://localhost/api/files/vt2');
     expect(card(/^Text to Music/).querySelector('audio')).toHaveAttribute('src', 'http://localhost/api/files/a3');
 

@@ -24,6 +24,8 @@ export {
 export const HISTORY_SEARCH_DEBOUNCE_MS = 400;
 /** Jobs per page of the History page. */
 export const HISTORY_PAGE_SIZE = 20;
+/** `?job={id}`: the most pages read looking for that job (HISTORY_PAGE_SIZE each) before saying it was not found. */
+export const HISTORY_SEEK_PAGES_MAX = 20;
 
 type JobsRef = ActorRefFrom<typeof jobsMachine>;
 
@@ -94,7 +96,15 @@ export type HistoryFilterChange = Partial<Omit<HistoryFilters, 'q'>>;
 export interface JobHistoryInput {
   /** The app's jobs registry: a re-run job is handed to it (`jobs.track`) to be followed. */
   jobs: JobsRef | null;
+  /** `/history?job={id}` (the Library's "Show in History"): the job to find, reading page after page, and outline. */
+  focusId?: string | null;
 }
+
+/**
+ * The job asked for by `?job=`: still being looked for, found (outlined and focused), not among
+ * the jobs read (a notice), or none asked for / given up because the filters changed.
+ */
+export type HistoryFocusState = 'seeking' | 'found' | 'missing' | 'none';
 
 export interface JobHistoryContext {
   /** The filters as set now (the prompt text as typed). */
@@ -107,6 +117,7 @@ export interface JobHistoryContext {
   /** Why the last load failed; null otherwise. */
   error: string | null;
   jobs: JobsRef | null;
+  focus: { id: string | null; state: HistoryFocusState; pages: number };
   /** The job being run again, its key (one per press), and how the last re-run went. */
   rerun: {
     mediaId: string | null;
@@ -129,7 +140,8 @@ export type JobHistoryEvent =
   | { type: 'history.rerun'; mediaId: string }
   /** The same job with a new seed (image jobs that recorded one). */
   | { type: 'history.vary'; mediaId: string }
-  | { type: 'history.dismissRerun' };
+  | { type: 'history.dismissRerun' }
+  | { type: 'history.dismissFocus' };
 
 interface PageAnswer {
   items: Media[];
@@ -141,6 +153,16 @@ const appendNew = (items: Media[], more: Media[]): Media[] => {
   const seen = new Set(items.map((item) => item.id));
   return [...items, ...more.filter((item) => !seen.has(item.id))];
 };
+
+/** After a page: the focus found, or missing once nothing more will be read for it. */
+const settledFocus = (focus: JobHistoryContext['focus'], items: Media[]): JobHistoryContext['focus'] => {
+  if (focus.state !== 'seeking') return focus;
+  return { ...focus, state: items.some((item) => item.id === focus.id) ? 'found' : 'missing' };
+};
+
+/** A filter change stops looking for the focus (the job may not match them); a found one stays outlined. */
+const stopSeeking = (focus: JobHistoryContext['focus']): JobHistoryContext['focus'] =>
+  focus.state === 'seeking' ? { ...focus, state: 'none' } : focus;
 
 const changed = (filters: HistoryFilters, change: HistoryFilterChange): HistoryFilters => {
   const next = { ...filters, ...change };
@@ -154,7 +176,9 @@ const changed = (filters: HistoryFilters, change: HistoryFilterChange): HistoryF
  * - list: loading → ready | empty | failed; ready ⇄ loadingMore (next_start_keys, appended; a
  *   failure keeps the items and shows beside "Load more"); a filter change loads the first page
  *   again at once, typed prompt text after HISTORY_SEARCH_DEBOUNCE_MS (`debouncing`). Leaving a
- *   state stops its call, so an older answer never lands over a newer one.
+ *   state stops its call, so an older answer never lands over a newer one. With `?job=`, `seeking`
+ *   reads the next pages until that job is listed (at most HISTORY_SEEK_PAGES_MAX pages); a filter
+ *   change stops looking.
  * - rerun: idle → running (POST media/{id}/rerun of an ended job, with a fresh Idempotency-Key per press) → idle,
  *   the new job handed to the jobs registry (`jobs.track`), or the server's message (SPEC §8).
  */
@@ -175,31 +199,45 @@ export const jobHistoryMachine = setup({
   },
   guards: {
     hasMore: ({ context }) => context.nextStartKeys !== null,
+    /** The focus is not on this page, another page follows, and fewer than the most pages were read. */
+    seekFurther: ({ context }, params: { page: PageAnswer }) =>
+      context.focus.state === 'seeking' &&
+      !params.page.items.some((item) => item.id === context.focus.id) &&
+      params.page.nextStartKeys !== null &&
+      context.focus.pages + 1 < HISTORY_SEEK_PAGES_MAX,
     pageIsEmpty: (_, params: { page: PageAnswer }) => params.page.items.length === 0,
   },
   actions: {
     changeFilters: assign(({ context, event }) => {
       assertEvent(event, 'history.filter');
       const filters = changed(context.filters, event.change);
-      return { filters, applied: filters };
+      return { filters, applied: filters, focus: stopSeeking(context.focus) };
     }),
     typeQuery: assign(({ context, event }) => {
       assertEvent(event, 'history.type');
-      return { filters: { ...context.filters, q: event.q } };
+      return { filters: { ...context.filters, q: event.q }, focus: stopSeeking(context.focus) };
     }),
     applyQuery: assign(({ context }) => ({ applied: context.filters })),
-    clearFilters: assign({ filters: EMPTY_HISTORY_FILTERS, applied: EMPTY_HISTORY_FILTERS }),
-    storeFirstPage: assign((_, params: { page: PageAnswer }) => ({
+    clearFilters: assign(({ context }) => ({ filters: EMPTY_HISTORY_FILTERS, applied: EMPTY_HISTORY_FILTERS, focus: stopSeeking(context.focus) })),
+    storeFirstPage: assign(({ context }, params: { page: PageAnswer }) => ({
       items: params.page.items,
       nextStartKeys: params.page.nextStartKeys,
       error: null,
+      focus: settledFocus(context.focus, params.page.items),
     })),
-    appendPage: assign(({ context }, params: { page: PageAnswer }) => ({
+    appendPage: assign(({ context }, params: { page: PageAnswer }) => {
+      const items = appendNew(context.items, params.page.items);
+      return { items, nextStartKeys: params.page.nextStartKeys, error: null, focus: settledFocus(context.focus, items) };
+    }),
+    /** A page read while looking for the focus: kept, and one more page counted. */
+    appendSeekPage: assign(({ context }, params: { page: PageAnswer }) => ({
       items: appendNew(context.items, params.page.items),
       nextStartKeys: params.page.nextStartKeys,
       error: null,
+      focus: { ...context.focus, pages: context.focus.pages + 1 },
     })),
-    setError: assign((_, params: { error: unknown }) => ({ error: errorMessageOf(params.error) })),
+    setError: assign(({ context }, params: { error: unknown }) => ({ error: errorMessageOf(params.error), focus: stopSeeking(context.focus) })),
+    dismissFocus: assign(({ context }) => ({ focus: { ...context.focus, state: 'none' as const } })),
     clearError: assign({ error: null }),
     startRerun: assign(({ event }) => {
       assertEvent(event, ['history.rerun', 'history.vary']);
@@ -227,16 +265,21 @@ export const jobHistoryMachine = setup({
     nextStartKeys: null,
     error: null,
     jobs: input.jobs,
+    focus: { id: input.focusId ?? null, state: input.focusId ? 'seeking' : 'none', pages: 0 },
     rerun: { mediaId: null, idempotencyKey: null, seed: null, lastSource: null, started: null, error: null },
   }),
   type: 'parallel',
   states: {
     list: {
       initial: 'loading',
+      // Not `reenter: true`: in a parallel machine that re-enters the whole machine, which stopped
+      // a Re-run in flight (its outcome lost). Targeting a child still exits and enters it, so a
+      // load in flight or a pending debounce starts over.
       on: {
-        'history.filter': { target: '.loading', reenter: true, actions: 'changeFilters' },
-        'history.clear': { target: '.loading', reenter: true, actions: 'clearFilters' },
-        'history.type': { target: '.debouncing', reenter: true, actions: 'typeQuery' },
+        'history.filter': { target: '.loading', actions: 'changeFilters' },
+        'history.clear': { target: '.loading', actions: 'clearFilters' },
+        'history.type': { target: '.debouncing', actions: 'typeQuery' },
+        'history.dismissFocus': { actions: 'dismissFocus' },
       },
       states: {
         loading: {
@@ -245,6 +288,11 @@ export const jobHistoryMachine = setup({
             input: ({ context }) => ({ search: jobSearchOf(context.applied) }),
             onDone: [
               {
+                guard: { type: 'seekFurther', params: ({ event }) => ({ page: event.output }) },
+                target: 'seeking',
+                actions: { type: 'appendSeekPage', params: ({ event }) => ({ page: event.output }) },
+              },
+              {
                 guard: { type: 'pageIsEmpty', params: ({ event }) => ({ page: event.output }) },
                 target: 'empty',
                 actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) },
@@ -252,6 +300,25 @@ export const jobHistoryMachine = setup({
               { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) } },
             ],
             onError: { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        /** `?job=` not found yet: the next page is read too, and added to the list. */
+        seeking: {
+          invoke: {
+            src: 'loadPage',
+            input: ({ context }) => ({ search: jobSearchOf(context.applied, context.nextStartKeys) }),
+            onDone: [
+              {
+                guard: { type: 'seekFurther', params: ({ event }) => ({ page: event.output }) },
+                // Re-entering `seeking` itself (its own transition: only this region) reads the next page.
+                target: 'seeking',
+                reenter: true,
+                actions: { type: 'appendSeekPage', params: ({ event }) => ({ page: event.output }) },
+              },
+              { target: 'ready', actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) } },
+            ],
+            // The pages read stay; the error shows beside "Load more".
+            onError: { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         ready: {

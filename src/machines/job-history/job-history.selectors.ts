@@ -46,3 +46,10 @@ export const selectRerunOutcome = (
   if (lastSource === null || snapshot.matches({ rerun: 'running' }) || (started === null && error === null)) return null;
   return { source: lastSource, started, error };
 };
+
+/** The job `?job=` named, once found: brought into view, focused and outlined. */
+export const selectHistoryFocusedId = (snapshot: JobHistorySnapshot): string | null =>
+  snapshot.context.focus.state === 'found' ? snapshot.context.focus.id : null;
+
+/** `?job=` named a job not among the person's jobs (or not in the pages read for it). */
+export const selectHistoryFocusMissing = (snapshot: JobHistorySnapshot): boolean => snapshot.context.focus.state === 'missing';

@@ -1,8 +1,8 @@
 import { Alert, Anchor, Badge, Button, Container, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { useCanInspect } from '@/components/inspector/use-can-inspect';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -21,6 +21,8 @@ import { selectSignInUndecided } from '@/machines/credits-page/credits-page.sele
 import { JOB_SEARCH_STATUS_LABELS, jobHistoryMachine, type Media } from '@/machines/job-history/job-history.machine';
 import {
   selectHistoryError,
+  selectHistoryFocusedId,
+  selectHistoryFocusMissing,
   selectHistoryHasMore,
   selectHistoryItems,
   selectHistoryLoadingMore,
@@ -47,6 +49,8 @@ const RERUNNABLE: ReadonlySet<string> = new Set(JOB_TOOLS.map((tool) => tool.slu
 interface HistoryRowProps {
   history: HistoryRef;
   media: Media;
+  /** `?job=` named it: brought into view, focused and outlined. */
+  focused: boolean;
   onShowParameters: (media: Media) => void;
 }
 
@@ -97,7 +101,8 @@ function WaitingHistoryRow({ media: listed, ...props }: HistoryRowProps) {
   );
 }
 
-function HistoryRowView({ history, media, onShowParameters, queue }: HistoryRowProps & { queue?: ReactNode }) {
+function HistoryRowView({ history, media, focused, onShowParameters, queue }: HistoryRowProps & { queue?: ReactNode }) {
+  const ref = useRef<HTMLTableRowElement>(null);
   const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
   const mediaTools = AppConfigActorContext.useSelector(selectMediaTools);
   const rerunning = useSelector(history, selectRerunningId);
@@ -107,8 +112,18 @@ function HistoryRowView({ history, media, onShowParameters, queue }: HistoryRowP
   const status = statusOf(media);
   const prompt = promptOf(media);
   const remix = remixPath(media);
+  useEffect(() => {
+    if (!focused) return;
+    ref.current?.scrollIntoView({ block: 'center' });
+    ref.current?.focus({ preventScroll: true });
+  }, [focused]);
   return (
-    <Table.Tr>
+    <Table.Tr
+      ref={ref}
+      aria-current={focused ? 'true' : undefined}
+      tabIndex={focused ? -1 : undefined}
+      style={focused ? { outline: '3px solid var(--mantine-color-blue-6)', outlineOffset: -3 } : undefined}
+    >
       <Table.Th scope="row" fw={600} style={{ whiteSpace: 'nowrap' }}>
         {tool}
       </Table.Th>
@@ -200,6 +215,7 @@ function HistoryList({ history }: { history: HistoryRef }) {
   const hasMore = useSelector(history, selectHistoryHasMore);
   const loadingMore = useSelector(history, selectHistoryLoadingMore);
   const error = useSelector(history, selectHistoryError);
+  const focusedId = useSelector(history, selectHistoryFocusedId);
   const [shown, setShown] = useState<Media | null>(null);
 
   if (status === 'loading') {
@@ -250,7 +266,7 @@ function HistoryList({ history }: { history: HistoryRef }) {
           </Table.Thead>
           <Table.Tbody>
             {items.map((media) => (
-              <HistoryRow key={media.id} history={history} media={media} onShowParameters={setShown} />
+              <HistoryRow key={media.id} history={history} media={media} focused={media.id === focusedId} onShowParameters={setShown} />
             ))}
           </Table.Tbody>
         </Table>
@@ -272,13 +288,28 @@ function HistoryList({ history }: { history: HistoryRef }) {
   );
 }
 
-/** The signed-in person's History: one machine per person, handed the jobs registry for re-runs. */
-function History() {
+/** `?job=` named a job that is not listed. */
+function FocusMissing({ history }: { history: HistoryRef }) {
+  const missing = useSelector(history, selectHistoryFocusMissing);
+  if (!missing) return null;
+  return (
+    <Alert color="yellow" role="status" withCloseButton closeButtonLabel={HISTORY_TEXTS.close} onClose={() => history.send({ type: 'history.dismissFocus' })}>
+      {HISTORY_TEXTS.jobMissing}
+    </Alert>
+  );
+}
+
+/**
+ * The signed-in person's History: one machine per person (and per `?job=`), handed the jobs
+ * registry for re-runs.
+ */
+function History({ focusId }: { focusId: string | null }) {
   const jobs = JobsActorContext.useActorRef();
-  const history = useActorRef(jobHistoryMachine, { id: 'jobHistory', input: { jobs }, inspect });
+  const history = useActorRef(jobHistoryMachine, { id: 'jobHistory', input: { jobs, focusId }, inspect });
   return (
     <Stack gap="md">
       <HistoryFilters history={history} />
+      <FocusMissing history={history} />
       <RerunOutcome history={history} />
       <HistoryList history={history} />
     </Stack>
@@ -288,12 +319,15 @@ function History() {
 /**
  * /history (issue 21 item 1, "Jobs from any device"): every job the person ran, on any device,
  * from the server: filters, the list paged by next_start_keys, each job's exact parameters,
- * Re-run, Remix and Inspect. Signed out: a prompt to sign in and no calls.
+ * Re-run, Remix and Inspect; `?job={id}` (the Library's "Show in History") brings that job into
+ * view. Signed out: a prompt to sign in and no calls.
  */
 export function HistoryScreen() {
   const deciding = SessionActorContext.useSelector(selectSignInUndecided);
   const signedIn = SessionActorContext.useSelector(selectIsSignedIn);
   const userId = SessionActorContext.useSelector(selectCurrentUserId);
+  const [params] = useSearchParams();
+  const focusId = params.get('job');
   return (
     <Container size="xl" py="xl">
       <Stack gap="lg">
@@ -304,7 +338,7 @@ export function HistoryScreen() {
         {deciding ? (
           <Skeleton height={120} radius="md" aria-hidden="true" />
         ) : signedIn ? (
-          <History key={userId ?? ''} />
+          <History key={`${userId ?? ''}\n${focusId ?? ''}`} focusId={focusId} />
         ) : (
           <Paper withBorder p="lg" radius="md">
             <Stack gap="xs" align="flex-start">

@@ -170,7 +170,7 @@ function CardDetails({ item, files, name, folders, download }: { item: LibraryIt
       </Group>
       <Group gap={6}>
         {download}
-        <Anchor component={Link} to={ROUTES.history} size="sm" aria-label={LIBRARY_TEXTS.showInHistoryLabel(name)}>
+        <Anchor component={Link} to={ROUTES.historyJob(item.id)} size="sm" aria-label={LIBRARY_TEXTS.showInHistoryLabel(name)}>
           {LIBRARY_TEXTS.showInHistory}
         </Anchor>
         {folders && <FolderChoice item={item} folders={folders} name={name} />}

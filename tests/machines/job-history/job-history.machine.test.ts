@@ -8,6 +8,7 @@ import {
   EMPTY_HISTORY_FILTERS,
   HISTORY_PAGE_SIZE,
   HISTORY_SEARCH_DEBOUNCE_MS,
+  HISTORY_SEEK_PAGES_MAX,
   jobHistoryMachine,
   jobSearchOf,
 } from '@/machines/job-history/job-history.machine';
@@ -15,6 +16,8 @@ import {
   selectCanRerun,
   selectHasFilters,
   selectHistoryError,
+  selectHistoryFocusedId,
+  selectHistoryFocusMissing,
   selectHistoryHasMore,
   selectHistoryItems,
   selectHistoryStatus,
@@ -36,7 +39,11 @@ const job = (id: string, overrides: Partial<Media> = {}): Media => buildMedia({ 
 const page = (ids: string[], nextStartKeys: string | null = null): Page => ({ items: ids.map((id) => job(id)), nextStartKeys });
 
 /** The History machine with its calls answered by `load` and `rerun`, handed a jobs registry. */
-function startHistory(load: (search: JobSearch) => Promise<Page>, rerun: (mediaId: string, key: string) => Promise<Media> = async () => job('new')) {
+function startHistory(
+  load: (search: JobSearch) => Promise<Page>,
+  rerun: (mediaId: string, key: string) => Promise<Media> = async () => job('new'),
+  focusId: string | null = null,
+) {
   const searches: JobSearch[] = [];
   const reruns: { mediaId: string; key: string; seed: number | null }[] = [];
   const registry = createActor(jobsMachine.provide({ actors: { generationJob: jobMachineFor(server) } }), { input: {} });
@@ -54,7 +61,7 @@ function startHistory(load: (search: JobSearch) => Promise<Page>, rerun: (mediaI
       }),
     },
   });
-  const actor = createActor(machine, { input: { jobs: registry } });
+  const actor = createActor(machine, { input: { jobs: registry, focusId } });
   actor.start();
   return { actor, registry, searches, reruns };
 }
@@ -235,6 +242,28 @@ describe('the History machine', () => {
     expect(selectJobEntries(registry.getSnapshot()).map((entry) => entry.stored.mediaId)).toContain('a-varied');
   });
 
+  it('a filter change, Clear or typing while a Re-run is in flight keeps the Re-run running and its outcome', async () => {
+    const answer = deferred<Media>();
+    const { actor, registry, reruns, searches } = startHistory(
+      async () => page(['a']),
+      () => answer.promise,
+    );
+    await flush();
+    actor.send({ type: 'history.rerun', mediaId: 'a' });
+    actor.send({ type: 'history.filter', change: { status: 'failed' } });
+    actor.send({ type: 'history.type', q: 'cat' });
+    actor.send({ type: 'history.clear' });
+    // The list reloads; the Re-run is neither stopped nor sent again.
+    expect(selectRerunningId(actor.getSnapshot())).toBe('a');
+    expect(actor.getSnapshot().matches({ rerun: 'running' })).toBe(true);
+    answer.resolve(job('a-again', { status: 'queue_source' }));
+    await flush();
+    expect(reruns).toHaveLength(1);
+    expect(searches.length).toBeGreaterThanOrEqual(2);
+    expect(selectRerunOutcome(actor.getSnapshot())).toMatchObject({ source: 'a', error: null, started: { id: 'a-again' } });
+    expect(selectJobEntries(registry.getSnapshot()).map((entry) => entry.stored.mediaId)).toEqual(['a-again']);
+  });
+
   it('a refused re-run (402) shows the server’s message and adds nothing', async () => {
     const { actor, registry } = startHistory(
       async () => page(['a']),
@@ -248,6 +277,69 @@ describe('the History machine', () => {
     expect(selectRerunOutcome(actor.getSnapshot())).toEqual({ source: 'a', started: null, error: 'Not enough credits' });
     expect(selectJobEntries(registry.getSnapshot())).toEqual([]);
     expect(selectCanRerun(actor.getSnapshot())).toBe(true);
+  });
+});
+
+describe('the History machine with ?job= (the Library’s "Show in History")', () => {
+  /** Pages p0, p1, … of two jobs each (j0, j1 | j2, j3 | …), `count` pages in all. */
+  const pages = (count: number) => async (search: JobSearch) => {
+    const index = search.nextStartKeys ? Number(search.nextStartKeys.slice(1)) : 0;
+    return page([`j${2 * index}`, `j${2 * index + 1}`], index + 1 < count ? `p${index + 1}` : null);
+  };
+
+  it('reads page after page until the job is listed, then outlines it and offers the rest by "Load more"', async () => {
+    const { actor, searches } = startHistory(pages(10), undefined, 'j5');
+    expect(selectHistoryFocusedId(actor.getSnapshot())).toBeNull();
+    await flush();
+    expect(ids(actor)).toEqual(['j0', 'j1', 'j2', 'j3', 'j4', 'j5']);
+    expect(searches.map((search) => search.nextStartKeys ?? null)).toEqual([null, 'p1', 'p2']);
+    expect(status(actor)).toBe('ready');
+    expect(selectHistoryFocusedId(actor.getSnapshot())).toBe('j5');
+    expect(selectHistoryFocusMissing(actor.getSnapshot())).toBe(false);
+    expect(selectHistoryHasMore(actor.getSnapshot())).toBe(true);
+  });
+
+  it('says the job was not found after the last page, or after HISTORY_SEEK_PAGES_MAX pages', async () => {
+    const short = startHistory(pages(3), undefined, 'gone');
+    await flush();
+    expect(ids(short.actor)).toHaveLength(6);
+    expect(selectHistoryFocusMissing(short.actor.getSnapshot())).toBe(true);
+    expect(selectHistoryFocusedId(short.actor.getSnapshot())).toBeNull();
+    short.actor.send({ type: 'history.dismissFocus' });
+    expect(selectHistoryFocusMissing(short.actor.getSnapshot())).toBe(false);
+
+    const long = startHistory(pages(HISTORY_SEEK_PAGES_MAX + 5), undefined, 'gone');
+    await flush();
+    expect(long.searches).toHaveLength(HISTORY_SEEK_PAGES_MAX);
+    expect(selectHistoryFocusMissing(long.actor.getSnapshot())).toBe(true);
+    expect(selectHistoryHasMore(long.actor.getSnapshot())).toBe(true);
+  });
+
+  it('a filter change stops looking; a failed page keeps the pages read and stops looking', async () => {
+    const held = deferred<Page>();
+    const { actor } = startHistory((search) => (search.nextStartKeys === 'p1' ? held.promise : pages(5)(search)), undefined, 'j9');
+    await flush();
+    expect(actor.getSnapshot().matches({ list: 'seeking' })).toBe(true);
+    actor.send({ type: 'history.filter', change: { status: 'failed' } });
+    held.resolve(page(['j2', 'j9']));
+    await flush();
+    expect(selectHistoryFocusedId(actor.getSnapshot())).toBeNull();
+    expect(selectHistoryFocusMissing(actor.getSnapshot())).toBe(false);
+    expect(ids(actor)).toEqual(['j0', 'j1']);
+
+    const failing = startHistory(
+      async (search) => {
+        if (search.nextStartKeys) throw new ApiError('Server busy', { kind: 'http', status: 503 });
+        return page(['j0'], 'p1');
+      },
+      undefined,
+      'j9',
+    );
+    await flush();
+    expect(ids(failing.actor)).toEqual(['j0']);
+    expect(selectHistoryError(failing.actor.getSnapshot())).toBe('Server busy');
+    expect(selectHistoryFocusMissing(failing.actor.getSnapshot())).toBe(false);
+    expect(status(failing.actor)).toBe('ready');
   });
 });
 
