@@ -138,7 +138,10 @@ export function HelpButton({ topicIndex }: HelpButtonProps) {
       closeOnEscape
       middlewares={{
         flip: { padding: HELP_POPOVER.viewportMarginPx },
-        shift: { padding: HELP_POPOVER.viewportMarginPx },
+        // Where it fits neither below nor above the button (a 400 px topic on a phone, its button
+        // half-way down a long form), it slides up over the form instead of running off the screen;
+        // no limiter, which would keep it attached to the button and so partly off-screen.
+        shift: { padding: HELP_POPOVER.viewportMarginPx, crossAxis: true, limiter: undefined },
       }}
     >
       <Popover.Target>
