@@ -1,5 +1,7 @@
-import type { Storyboard } from '../services/schemas/story.ts';
-import { idsNeedingWork, storyAudioPrice, storyPartPrice, storyPartStates, type StatusOf, type StoryLook } from './story.ts';
+import { idsNeedingWork, storyAudioPrice, storyPartPrice, storyPartStates, type StatusOf, type StoryLook } from './story';
+
+/** A storyboard as storyPartStates reads it (lib never imports services). */
+type Storyboard = Parameters<typeof storyPartStates>[1];
 
 /**
  * One quote for a whole film (issue 21 item 6): what everything the story still has to make costs
