@@ -471,6 +471,10 @@ export function storyHandlers() {
       await readRequest(request, `DELETE story/${String(params.id)}`);
       const id = String(params.id);
       if (!fakeStory.stories.delete(id)) return notFound();
+      // As on the server, a deleted story's hold closes and what it kept returns to the balance.
+      const hold = holds.get(id);
+      if (hold) fakeApi.credits += hold.amount - hold.drawn;
+      holds.delete(id);
       return answer({ id, deleted: true });
     }),
   ];
