@@ -240,3 +240,44 @@ async function exportsReadBack(page: Page) {
   const referenced = zipped.tracks.children.flatMap((track) => track.children.map((clip) => clip.media_reference.target_url));
   expect(referenced.every((url) => url in files)).toBe(true);
 }
+
+test('one quote for the whole film: held from the balance, the pictures paid from the hold, the rest released', async ({ page, request }) => {
+  const errors = watchPageErrors(page);
+  const { email } = await createAccount(request, { prefix: 'storyhold', handle: freshHandle('storyhold') });
+  await page.goto('/authentication');
+  await signIn(page, email);
+  await expect(balance(page)).toHaveText('100 credits');
+  await page.goto('/?coupon_code=WELCOME50');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(balance(page)).toHaveText('150 credits');
+  await page.goto('/ai-production/ai-story');
+  await page.getByRole('textbox', { name: 'Your idea' }).fill(IDEA);
+  await page.getByRole('combobox', { name: 'Film length' }).click();
+  await page.getByRole('option', { name: '15 seconds' }).click();
+  await page.getByRole('button', { name: 'Write storyboard' }).click();
+  await expect(page).toHaveURL(/\/ai-production\/ai-story\/[^/]+$/);
+
+  // The whole film priced before anything is made, then held in one click.
+  const quote = page.getByTestId('story-quote');
+  await expect(quote).toHaveText(/ = \d+ credits \(joining is free\)$/);
+  const total = Number(/= (\d+) credits/.exec((await quote.textContent()) ?? '')?.[1]);
+  expect(total).toBeGreaterThan(0);
+  await page.getByRole('button', { name: `Hold ${total} credits and start` }).click();
+  await expect(page.getByTestId('story-hold')).toHaveText(`${total} credits held for this film (0 spent from the hold so far). Its parts are paid from the hold.`);
+  await expect(balance(page)).toHaveText(`${150 - total} credits`);
+
+  // The pictures are paid from the hold: the balance stays where the hold put it.
+  await page.getByRole('button', { name: 'Next: Elements' }).click();
+  const pictureCost = page.getByText(/^\d+ pictures × 4 credits = \d+ credits · from the hold/);
+  await expect(pictureCost).toContainText(`from the hold (${total} left)`);
+  const pictures = Number(/= (\d+) credits/.exec((await pictureCost.textContent()) ?? '')?.[1]);
+  await page.getByRole('button', { name: 'Make pictures' }).click();
+  await expect(page.getByTestId('story-hold')).toContainText(`${total - pictures} credits held for this film (${pictures} spent from the hold so far)`);
+  await expect(balance(page)).toHaveText(`${150 - total} credits`);
+
+  // Released: what the hold still kept is back in the balance.
+  await page.getByRole('button', { name: 'Release' }).click();
+  await expect(page.getByText('The hold was released: its credits are back in your balance.')).toBeVisible();
+  await expect(balance(page)).toHaveText(`${150 - pictures} credits`);
+  expect(errors).toEqual([]);
+});

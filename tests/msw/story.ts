@@ -13,6 +13,7 @@ import {
   storyPartStates,
   type StatusOf,
 } from '@/lib/story';
+import { storyQuote } from '@/lib/story-quote';
 import { activateTake, placeTake, takeSlot, takesOf, undoTakeOf, type TakeSlot } from '@/lib/story-takes';
 import type { StoryAsset, Storyboard } from '@/services/schemas/story';
 import { fakeApi } from './handlers';
@@ -48,10 +49,14 @@ interface FakeStoryState {
 /** Polls counted per media id. */
 const polls = new Map<string, number>();
 
+/** Credits each story holds (issue 21 item 6), while its hold is open: what was set aside and what its parts drew. */
+const holds = new Map<string, { id: string; amount: number; drawn: number }>();
+
 export const fakeStory: FakeStoryState = { stories: new Map(), requests: [], idempotency: new Set(), nextId: 1 };
 
 export function resetFakeStory(): void {
   polls.clear();
+  holds.clear();
   fakeStory.stories = new Map();
   fakeStory.requests = [];
   fakeStory.idempotency = new Set();
@@ -230,6 +235,29 @@ async function readRequest(request: Request, call: string): Promise<FakeStoryReq
 }
 
 const look = (story: FakeStoryRecord) => ({ style: story.style, aspect_ratio: story.aspect_ratio });
+
+/** A part's price paid as the server pays it: from the story's hold first, the rest from the balance (402 when short). */
+function pay(story: FakeStoryRecord, total: number): Response | null {
+  const hold = holds.get(story.id);
+  const fromHold = hold ? Math.min(hold.amount - hold.drawn, total) : 0;
+  if (total - fromHold > fakeApi.credits) return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits}.`);
+  if (hold) hold.drawn += fromHold;
+  fakeApi.credits -= total - fromHold;
+  return null;
+}
+
+/** POST story/{id}/quote's answer (DELETE hold's with the hold just closed). */
+function quoteOf(story: FakeStoryRecord, closed: { id: string; amount: number; drawn: number } | null = null) {
+  const quote = storyQuote(look(story), story.storyboard, statusClass);
+  const hold = closed ?? holds.get(story.id) ?? null;
+  return {
+    story_id: story.id,
+    ...quote,
+    cost: quote.total,
+    hold: hold && { ...hold, remaining: hold.amount - hold.drawn, status: closed ? 'closed' : 'open', close_reason: closed ? 'released' : null },
+    balance: fakeApi.credits,
+  };
+}
 type MakePart = 'elements' | 'scenes' | 'videos';
 
 /** Starts one job per part asked for (or every one needing work), paid in one go. */
@@ -241,8 +269,8 @@ function make(story: FakeStoryRecord, part: MakePart, board: Storyboard, askedId
   if (ids.length === 0) return detail(400, 'Nothing to make: every part is made and up to date.');
   const each = storyPartPrice(board, part);
   const total = each * ids.length;
-  if (total > fakeApi.credits) return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits}.`);
-  fakeApi.credits -= total;
+  const refusal = pay(story, total);
+  if (refusal) return refusal;
   let placed = board;
   for (const id of ids) {
     if (part === 'elements') {
@@ -364,8 +392,8 @@ export function storyHandlers() {
       story.storyboard = board;
       if (board.audio.kind === 'none') return detail(400, 'The film has no sound to make.');
       const price = storyAudioPrice(board.audio.kind);
-      if (price > fakeApi.credits) return detail(402, `Not enough credits: this costs ${price} credits and you have ${fakeApi.credits}.`);
-      fakeApi.credits -= price;
+      const refusal = pay(story, price);
+      if (refusal) return refusal;
       const media = addMedia({ kind: 'audio', tool: STORY_TOOLS.audio, cost: price, args: { story_part: 'audio' } });
       board.audio.track = { media_id: media.id, source: audioSource(board.audio) };
       if (idempotencyKey) fakeStory.idempotency.add(idempotencyKey);
@@ -413,10 +441,40 @@ export function storyHandlers() {
         return chooseTake(find(params), part, String(params.partId), json, undoTakeOf);
       }),
     ]),
+    http.post(`${API}/story/:id/quote`, async ({ request, params }) => {
+      await readRequest(request, `POST story/${String(params.id)}/quote`);
+      const story = find(params);
+      return story ? answer(quoteOf(story)) : notFound();
+    }),
+    http.post(`${API}/story/:id/hold`, async ({ request, params }) => {
+      const { idempotencyKey } = await readRequest(request, `POST story/${String(params.id)}/hold`);
+      const story = find(params);
+      if (!story) return notFound();
+      const { total } = storyQuote(look(story), story.storyboard, statusClass);
+      const current = holds.get(story.id);
+      const more = total - (current ? current.amount - current.drawn : 0);
+      if (more > fakeApi.credits) return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits}.`);
+      fakeApi.credits -= more;
+      holds.set(story.id, current ? { ...current, amount: current.drawn + total } : { id: `hold-${idempotencyKey ?? 'x'}`, amount: total, drawn: 0 });
+      return answer(quoteOf(story));
+    }),
+    http.delete(`${API}/story/:id/hold`, async ({ request, params }) => {
+      await readRequest(request, `DELETE story/${String(params.id)}/hold`);
+      const story = find(params);
+      const hold = story && holds.get(story.id);
+      if (!story || !hold) return story ? detail(404, 'This story holds no credits.') : notFound();
+      holds.delete(story.id);
+      fakeApi.credits += hold.amount - hold.drawn;
+      return answer(quoteOf(story, hold));
+    }),
     http.delete(`${API}/story/:id`, async ({ request, params }) => {
       await readRequest(request, `DELETE story/${String(params.id)}`);
       const id = String(params.id);
       if (!fakeStory.stories.delete(id)) return notFound();
+      // As on the server, a deleted story's hold closes and what it kept returns to the balance.
+      const hold = holds.get(id);
+      if (hold) fakeApi.credits += hold.amount - hold.drawn;
+      holds.delete(id);
       return answer({ id, deleted: true });
     }),
   ];

@@ -105,11 +105,11 @@ async function autoRefillAfterDebit(tx: Queryable, userSub: string, debitLedgerI
   });
 }
 
-/** The balance is the sum of the user's ledger rows (ARCHITECTURE.md §4). */
+/**
+ * The balance a person can spend: the sum of their ledger rows (ARCHITECTURE.md §4) minus what
+ * their open holds still keep for a project (migration 20; equal to the sum when none is open).
+ */
 export async function creditBalance(db: Queryable, userSub: string): Promise<number> {
-  const { rows } = await db.query<{ balance: number }>(
-    'SELECT COALESCE(SUM(amount), 0)::integer AS balance FROM credit_ledger WHERE user_sub = $1',
-    [userSub],
-  );
+  const { rows } = await db.query<{ balance: number }>('SELECT credit_free_balance($1)::integer AS balance', [userSub]);
   return rows[0]?.balance ?? 0;
 }

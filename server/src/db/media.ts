@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MediaKind } from '../../../src/config/enums.ts';
+import { returnDrawToHold } from './credit-holds.ts';
 import { appendLedgerEntry } from './credit-ledger.ts';
 import type { Queryable } from './database.ts';
 
@@ -257,6 +258,8 @@ export async function endJobWithRefund(
     reason: REFUND_REASONS[status],
     jobId: ended.id,
   });
+  // What the job drew from its project's open hold goes back to the hold (after the refund's row).
+  await returnDrawToHold(tx, ended.id);
   const refunded = await tx.query<MediaRow>(
     `UPDATE media SET refund_ledger_id = $2 WHERE id = $1 AND refund_ledger_id IS NULL RETURNING ${mediaColumns}`,
     [ended.id, ledgerId],

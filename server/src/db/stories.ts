@@ -1,5 +1,6 @@
 import type { StoryStage } from '../../../src/config/story.ts';
 import type { Storyboard } from '../../../src/services/schemas/story.ts';
+import { closeHoldsOfProjects } from './credit-holds.ts';
 import type { Queryable } from './database.ts';
 import { endJobWithRefund, LIVE_STATUSES, newPublicId, type StoredImageRef, type StoredItem } from './media.ts';
 
@@ -173,6 +174,8 @@ async function deleteStoriesWhere(tx: Queryable, condition: string, params: unkn
   ]);
   for (const { id } of live.rows) await endJobWithRefund(tx, id, 'cancelled', null);
   const media = await tx.query<{ id: string }>('DELETE FROM media WHERE story_id = ANY($1::text[]) RETURNING id', [storyIds]);
+  // The stories' holds close after their live jobs' refunds went back to them: the rest is freed.
+  await closeHoldsOfProjects(tx, 'story', storyIds, 'deleted');
   await tx.query('DELETE FROM stories WHERE id = ANY($1::text[])', [storyIds]);
   return { storyIds, mediaIds: media.rows.map((row) => row.id) };
 }

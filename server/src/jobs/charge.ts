@@ -1,4 +1,5 @@
 import { DEVELOPER_GROUP } from '../../../src/config/limits.ts';
+import { drawFromHold, type HoldProject } from '../db/credit-holds.ts';
 import { appendLedgerEntry, creditBalance, isNegativeBalance } from '../db/credit-ledger.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { bindIdempotencyMedia } from '../db/idempotency.ts';
@@ -46,12 +47,16 @@ export interface ChargedJob {
   logoVariant: boolean;
   cost: number;
   reason: string;
+  /** The project whose open hold pays first (credit-holds.ts); the rest comes from the free balance. */
+  hold?: HoldProject;
 }
 
 /**
  * Writes one queued job in `tx` and, when it costs anything, its debit (one ledger row naming the
- * job). A balance that would go negative throws the ledger's error, so the caller's transaction
- * writes nothing; `chargeJobs` turns that into the 402.
+ * job, however it is paid). What the project's open hold still keeps pays first: the hold's draw
+ * is written before the debit, so a job the hold covers leaves the free balance as it was. A free
+ * balance that would go negative throws the ledger's error, so the caller's transaction writes
+ * nothing; `chargeJobs` turns that into the 402.
  */
 export async function writeChargedJob(tx: Queryable, job: ChargedJob): Promise<MediaRow> {
   const charged = job.cost > 0;
@@ -63,7 +68,10 @@ export async function writeChargedJob(tx: Queryable, job: ChargedJob): Promise<M
     charged,
     logoVariant: job.logoVariant,
   });
-  if (charged) await appendLedgerEntry(tx, { userSub: job.userSub, amount: -job.cost, kind: 'debit', reason: job.reason, jobId: job.media.id });
+  if (!charged) return row;
+  const draw = job.hold ? await drawFromHold(tx, job.userSub, job.hold, job.cost) : null;
+  if (draw) await tx.query('UPDATE media SET hold_id = $2, hold_drawn = $3 WHERE id = $1', [job.media.id, draw.holdId, draw.drawn]);
+  await appendLedgerEntry(tx, { userSub: job.userSub, amount: -job.cost, kind: 'debit', reason: job.reason, jobId: job.media.id });
   return row;
 }
 
@@ -72,6 +80,8 @@ export interface ChargeOrder<P, T> {
   jobs: readonly PaidJob[];
   /** The call's Idempotency-Key: bound to the first job in the same commit as the debits, so a retry after a crash replays it. */
   idempotencyKey: string | null;
+  /** The project whose open hold pays for these jobs first (AI Story's parts). */
+  hold?: HoldProject;
   /** First in the transaction: re-read and lock what the jobs belong to (throw to write nothing). */
   prepare?: (tx: Queryable) => Promise<P>;
   /** After the jobs and their debits, in the same commit: what they belong to names them. Its answer is chargeJobs's. */
@@ -96,6 +106,7 @@ export async function chargeJobs<P, T>(db: Database, payer: Payer, order: Charge
             logoVariant: payer.row.logo_variant,
             cost: costFor(payer, job.price),
             reason: job.reason,
+            hold: order.hold,
           }),
         );
       }

@@ -13,6 +13,7 @@ import {
 } from '../../../src/config/story.ts';
 import { storyConcatSource } from '../../../src/lib/story.ts';
 import type { Story, Storyboard, StorySummary } from '../../../src/services/schemas/story.ts';
+import { closeHold } from '../db/credit-holds.ts';
 import type { MediaFileRow } from '../db/files.ts';
 import { endJobWithRefund, findMedia, insertMedia, isLive, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
 import {
@@ -35,6 +36,7 @@ import type { LinkMaker } from './media-answer.ts';
 import { requestOrigin, type MediaRouteDeps } from './media-deps.ts';
 import { DETAILS } from './messages.ts';
 import { readMultipart, requestDigest, single, type MultipartBody } from './multipart-body.ts';
+import { storyHoldRoutes, storyProject } from './story-hold.ts';
 import { storyTakeRoutes } from './story-takes.ts';
 import { writeStoryboardFor } from './story-writer.ts';
 import { storyAnswer, storySummary } from './story-answer.ts';
@@ -221,6 +223,8 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     const row = await chargeJobs(db, user, {
       jobs: jobs.map((job) => paidStoryJob(story, job)),
       idempotencyKey: key,
+      // What the story holds (POST story/{id}/hold) pays first; the rest comes from the free balance.
+      hold: storyProject(story.id),
       prepare: async (tx) => {
         // Re-read and lock the story: a concurrent call waits here, then sees this one's jobs.
         const fresh = await lockOwnStory(tx, story.id, user.sub);
@@ -350,6 +354,8 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       );
       const updated = await updateStory(tx, story.id, user.sub, { concatMediaId: concatId, concatSource: source });
       if (!updated) throw storyNotFound();
+      // The film is joined: the project has ended and what its hold still keeps returns to the balance.
+      await closeHold(tx, user.sub, storyProject(story.id), 'ended');
       return updated;
     });
     engine.notify();
@@ -376,4 +382,7 @@ export async function storyRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
 
   // ---- takes: pick the active one, undo the last regeneration (story-takes.ts) ------------------
   await storyTakeRoutes(app, deps);
+
+  // ---- one quote for the whole film: quote, hold, release (story-hold.ts) -----------------------
+  await storyHoldRoutes(app, deps);
 }

@@ -2,6 +2,7 @@ import { Alert, Badge, Box, Button, Group, Progress, Stack, Text } from '@mantin
 import { createActorContext, shallowEqual, useSelector } from '@xstate/react';
 import { useCallback, type ReactNode } from 'react';
 import { SessionActorContext } from '@/components/session/session-context';
+import { fromHoldText } from '@/config/story-hold-texts';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { StoryPartState } from '@/lib/story';
 import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';
@@ -15,6 +16,7 @@ import {
   selectStoryNotice,
   selectStoryView,
 } from '@/machines/story/story-wizard.selectors';
+import { useHeldForStory } from '@/screens/story/story-hold-panel';
 
 /**
  * Pieces every step of the story page shares: the wizard's actor, a part's state badge, its
@@ -33,10 +35,15 @@ const STATE_COLORS: Record<StoryPartState, string> = {
   stale: 'yellow',
 };
 
-/** The person's balance, as the header shows it (null while unknown). */
+/**
+ * What this story can spend (null while unknown): the balance the header shows (the free one)
+ * plus what the story's hold still keeps for it (issue 21 item 6: a step uses the hold).
+ */
 export function useCreditBalance(): number | null {
   const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
-  return useSelector(creditsRef, selectOptionalCreditBalance);
+  const balance = useSelector(creditsRef, selectOptionalCreditBalance);
+  const held = useHeldForStory();
+  return balance === null || balance === undefined ? null : balance + held;
 }
 
 /** The story's view; the page renders only once it exists. */
@@ -198,6 +205,7 @@ export function usePaidPart(part: PaidPart) {
   const story = StoryActorContext.useActorRef();
   const view = useStoryView();
   const balance = useCreditBalance();
+  const held = useHeldForStory();
   const selectCost = useCallback((snapshot: WizardSnapshot) => {
     const { count, each, total, affordable } = selectPartCost(snapshot, part);
     return { count, each, total, affordable };
@@ -211,7 +219,7 @@ export function usePaidPart(part: PaidPart) {
   const nothing = running > 0 ? STORY_TEXTS.beingMade(part, running) : STORY_TEXTS.nothingToMake(part);
   const reason = paidReason({ can, count: cost.count, affordable: cost.affordable, total: cost.total, balance, nothing, busy: busy !== null });
   return {
-    cost: cost.count > 0 ? `${STORY_TEXTS.cost(part, cost.count, cost.each, cost.total)}${STORY_TEXTS.balance(balance)}` : null,
+    cost: cost.count > 0 ? `${STORY_TEXTS.cost(part, cost.count, cost.each, cost.total)}${held > 0 ? fromHoldText(held) : STORY_TEXTS.balance(balance)}` : null,
     reason,
     loading: busy === 'generating' && view?.generatingPart === part,
     run: () => story.send({ type: 'part.generate', part }),

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Container, Group, Paper, Stack, Text } from '@mantine/core';
 import { shallowEqual, useSelector } from '@xstate/react';
-import { useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SessionActorContext } from '@/components/session/session-context';
 import { ROUTES } from '@/config/routes';
@@ -14,6 +14,7 @@ import { IdeaStep } from '@/screens/story/idea-step';
 import { ScenesStep } from '@/screens/story/scenes-step';
 import { FilmDone, ScriptboardStep } from '@/screens/story/scriptboard-step';
 import { StoriesList } from '@/screens/story/stories-list';
+import { StoryHoldPanel, StoryHoldProvider, useHeldForStory, useStoryHoldRef } from '@/screens/story/story-hold-panel';
 import { StoryActorContext, StoryError, StoryNotice } from '@/screens/story/story-parts';
 import { SaveIndicator, StoryStepper } from '@/screens/story/story-stepper';
 import { StoryboardStep } from '@/screens/story/storyboard-step';
@@ -43,9 +44,13 @@ function useStoryBridge(): void {
     creditsRefLatest.current = creditsRef;
   }, [creditsRef]);
 
+  // What the story can spend: the free balance and what its hold keeps (a step is paid from the hold).
+  const held = useHeldForStory();
+  const hold = useStoryHoldRef();
   useEffect(() => {
-    if (story.getSnapshot().status === 'active') story.send({ type: 'story.account', user, credit, creditLoading });
-  }, [story, user, credit, creditLoading]);
+    const spendable = credit === null || credit === undefined ? null : credit + held;
+    if (story.getSnapshot().status === 'active') story.send({ type: 'story.account', user, credit: spendable, creditLoading });
+  }, [story, user, credit, held, creditLoading]);
 
   useEffect(() => {
     const onVisibility = () => {
@@ -60,10 +65,14 @@ function useStoryBridge(): void {
     const subscriptions = [
       story.on('story.created', (event) => void navigate(ROUTES.aiProduction.story(event.id), { replace: true })),
       // The same refresh the jobs bridge asks for when a job spends or refunds credits.
-      story.on('story.creditsChanged', () => creditsRefLatest.current?.send({ type: 'credits.refresh' })),
+      story.on('story.creditsChanged', () => {
+        creditsRefLatest.current?.send({ type: 'credits.refresh' });
+        // A part spent (or got back) credits: what is left to make, and the hold, changed.
+        hold?.send({ type: 'storyHold.refresh' });
+      }),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
-  }, [story, navigate]);
+  }, [story, navigate, hold]);
 }
 
 const STEP_SCREENS: Record<StoryStep, () => ReactNode> = {
@@ -165,6 +174,7 @@ function StoryPage({ isNew }: { isNew: boolean }) {
       <StoryStepper />
       <StoryError />
       <StoryNotice />
+      <StoryHoldPanel />
       {wizardState === 'done' && <FilmDone />}
       {/* Keyed by step: each step's inputs start from the story as it is when the step opens. */}
       <Paper key={step} withBorder={false}>
@@ -187,6 +197,8 @@ export function StoryScreen({ id }: { id: string | null }) {
   const creditsRef = SessionActorContext.useSelector(selectCreditsRef);
   const credit = useSelector(creditsRef, selectOptionalCreditBalance);
   const creditLoading = useSelector(creditsRef, selectOptionalCreditsLoading);
+  // Credits held or released: the header's balance is read again.
+  const refreshCredits = useCallback(() => creditsRef?.send({ type: 'credits.refresh' }), [creditsRef]);
   return (
     <Container size="lg" py="xl">
       {signedIn ? (
@@ -195,7 +207,13 @@ export function StoryScreen({ id }: { id: string | null }) {
           key={`${userId ?? ''}/${id ?? 'new'}`}
           options={{ id: 'storyWizard', input: { storyId: id, user, credit, creditLoading, hidden: isPageHidden() }, inspect }}
         >
-          <StoryPage isNew={id === null} />
+          {id === null ? (
+            <StoryPage isNew />
+          ) : (
+            <StoryHoldProvider storyId={id} onChanged={refreshCredits}>
+              <StoryPage isNew={false} />
+            </StoryHoldProvider>
+          )}
         </StoryActorContext.Provider>
       ) : (
         <Stack gap="lg">

@@ -255,6 +255,35 @@ describe('a story', () => {
     expect(requestsTo(`POST story/${story.id}/elements`)).toEqual([]);
   });
 
+  it('quotes the whole film, holds it in one click, pays the step from the hold, and releases the rest', async () => {
+    fakeApi.credits = 200;
+    const story = addStory({ step: 'elements' });
+    await signedInAs(carol);
+    renderApp(`/ai-production/ai-story/${story.id}`);
+    const quote = await screen.findByTestId('story-quote', {}, PAGE_LOAD);
+    await waitFor(() => expect(quote).toHaveTextContent(/^2 element pictures 8 · 3 scene pictures 12 · 3 videos \d+ · sound \d+ = \d+ credits \(joining is free\)$/));
+    const total = Number(/= (\d+) credits/.exec(quote.textContent ?? '')?.[1]);
+    expect(screen.getByText(/Holding sets the whole price aside now/)).toBeInTheDocument();
+    expect(requestsTo(`POST story/${story.id}/hold`)).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: `Hold ${total} credits and start` }));
+    expect(await screen.findByTestId('story-hold')).toHaveTextContent(`${total} credits held for this film (0 spent from the hold so far).`);
+    expect(requestsTo(`POST story/${story.id}/hold`)[0]!.idempotencyKey).toEqual(expect.any(String));
+    expect(fakeApi.credits).toBe(200 - total);
+    // The step is paid from the hold, and says so.
+    await waitFor(() => expect(screen.getByTestId('story-elements-cost')).toHaveTextContent(`2 pictures × 4 credits = 8 credits · from the hold (${total} left)`));
+    expect(screen.queryByRole('button', { name: /^Hold / })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Make pictures' }));
+    await waitFor(() => expect(screen.getByTestId('story-hold')).toHaveTextContent(`${total - 8} credits held for this film (8 spent from the hold so far).`), SLOW);
+    expect(fakeApi.credits).toBe(200 - total);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    expect(await screen.findByText('The hold was released: its credits are back in your balance.')).toBeInTheDocument();
+    expect(screen.queryByTestId('story-hold')).not.toBeInTheDocument();
+    expect(fakeApi.credits).toBe(200 - 8);
+    expect(requestsTo(`DELETE story/${story.id}/hold`)).toHaveLength(1);
+  }, 30_000);
+
   it('lists the person’s stories to reopen, and asks before deleting one', async () => {
     addStory({ idea: 'An old clock stops. The town waits.' });
     addStory();

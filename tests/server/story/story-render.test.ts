@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORY_TOOLS } from '../../../src/config/story.ts';
 import { storyConcatSource, storyPartStates } from '../../../src/lib/story.ts';
 import { storySchema, type Story, type Storyboard } from '../../../src/services/schemas/story.ts';
+import { storyQuoteSchema } from '../../../src/services/schemas/story-hold.ts';
 import { balanceOf, fetchFile, hasEnded, PNG_MAGIC, pollStatus, postForm } from '../helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -69,6 +70,12 @@ const statusOf = (story: Story) => (id: string) => {
   return status as 'failed';
 };
 
+/** The balance the person can spend (GET credits/get): the ledger minus what open holds keep. */
+async function freeBalance(): Promise<number> {
+  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token: user.accessToken });
+  return answer.body?.data?.credit ?? Number.NaN;
+}
+
 beforeAll(async () => {
   server = await startTestServer({ jobs: { durationMs: 20, pollIntervalMs: 100, concurrency: 2 } });
   user = await signUpUser(server, 'director');
@@ -95,6 +102,12 @@ describe('a story from the idea to one film', () => {
       };
       const saved = asStory(await callApi(server, `story/${created.id}`, { method: 'PUT', token: user.accessToken, json: { storyboard: board, step: 'elements' } }));
       expect(saved.storyboard.scenes).toHaveLength(1);
+      // The whole film's price set aside before the first part (issue 21 item 6): the parts draw from it.
+      const start = await freeBalance();
+      const held = storyQuoteSchema.parse((await callApi(server, `story/${created.id}/hold`, { method: 'POST', token: user.accessToken })).body?.data);
+      const quoted = held.total;
+      expect(held.hold).toMatchObject({ amount: quoted, drawn: 0 });
+      expect(await freeBalance()).toBe(start - quoted);
 
       // Elements: one picture each, rendered to success.
       const elements = await generate(saved, 'elements');
@@ -153,6 +166,12 @@ describe('a story from the idea to one film', () => {
       expect(states.sceneVideos).toEqual({ [filmed.storyboard.scenes[0]?.id ?? '']: 'ready' });
       expect(states.audio).toBe('ready');
 
+      // Every part was paid from the hold but the regeneration beyond the quote, which used up the
+      // last of it and so left 4 credits of the narration to the free balance.
+      const spent = storyQuoteSchema.parse((await callApi(server, `story/${created.id}/quote`, { method: 'POST', token: user.accessToken })).body?.data);
+      expect(spent).toMatchObject({ total: 0, hold: { amount: quoted, drawn: quoted, remaining: 0, status: 'open' } });
+      expect(await freeBalance()).toBe(start - quoted - 4);
+
       // Joining: one free job, the film with the narration under it.
       const balance = await balanceOf(server, user.sub);
       const joinAnswer = await postForm(
@@ -176,6 +195,10 @@ describe('a story from the idea to one film', () => {
       expect(movie.videoTracks).toHaveLength(1);
       expect(movie.audioTracks).toHaveLength(1);
       expect(await balanceOf(server, user.sub)).toBe(balance);
+      // The film is joined: the project has ended and its hold is closed.
+      const ended = await server.db.query<{ status: string; close_reason: string }>('SELECT status, close_reason FROM credit_holds WHERE project_id = $1', [created.id]);
+      expect(ended.rows).toEqual([{ status: 'closed', close_reason: 'ended' }]);
+      expect(await freeBalance()).toBe(start - quoted - 4);
 
       // The list shows the story with the scene picture as its cover.
       const list = await callApi<{ items: { id: string; cover_url: string | null }[] }>(server, 'story', { token: user.accessToken });

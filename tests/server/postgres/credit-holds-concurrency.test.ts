@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storyAudioPrice, storyPartPrice } from '../../../src/lib/story.ts';
+import { storySchema, type Story } from '../../../src/services/schemas/story.ts';
+import { ledgerRows, postForm, balanceOf } from '../helpers/media.ts';
+import { freshPostgresUrl } from '../helpers/postgres.ts';
+import { callApi, signUpUser, startTestServer, type ApiAnswer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Credit holds (issue 21 item 6) under real concurrency: on PostgreSQL, with transactions
+ * interleaving across a pool, stories racing to hold the last credits while other paid calls
+ * spend them never overdraw — the free balance (ledger minus open holds) stays ≥ 0 — and the
+ * parts of held stories are paid from their holds while the rest of the balance is fought over.
+ * Jobs take a minute here, so nothing ends (and nothing is refunded) while the test looks.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ databaseUrl: await freshPostgresUrl(), jobs: { durationMs: 60_000, pollIntervalMs: 100 } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const IDEA = 'Mara, a young fisher, finds a glowing shell on the beach. She carries it to the old lighthouse at night.';
+/** Flux 1.1 Pro Ultra costs 8 credits a job. */
+const ULTRA = { prompt: 'a lighthouse in fog', option: 'Flux1.1ProUltra' };
+const ULTRA_COST = 8;
+
+type User = Awaited<ReturnType<typeof signUpUser>>;
+
+async function freeBalance(user: User): Promise<number> {
+  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token: user.accessToken });
+  expect(answer.status).toBe(200);
+  return answer.body?.data?.credit ?? Number.NaN;
+}
+
+async function createStory(user: User): Promise<Story> {
+  const answer = await postForm(server, 'story', { idea: IDEA, duration: '15' }, { token: user.accessToken });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return storySchema.parse(answer.body?.data);
+}
+
+function fullPrice(story: Story): number {
+  const board = story.storyboard;
+  return (
+    board.elements.length * storyPartPrice(board, 'elements') +
+    board.scenes.length * (storyPartPrice(board, 'scenes') + storyPartPrice(board, 'videos')) +
+    storyAudioPrice(board.audio.kind)
+  );
+}
+
+const count = (answers: readonly ApiAnswer[], status: number): number => answers.filter((answer) => answer.status === status).length;
+
+async function openHolds(sub: string): Promise<{ project_id: string; amount: number; drawn: number }[]> {
+  const { rows } = await server.db.query<{ project_id: string; amount: number; drawn: number }>(
+    "SELECT project_id, amount, drawn FROM credit_holds WHERE user_sub = $1 AND status = 'open'",
+    [sub],
+  );
+  return rows;
+}
+
+describe('stories racing for the last credits', () => {
+  it('6 holds and 12 paid pictures at once never overdraw; the held stories’ parts are then paid from their holds while 12 more pictures race', async () => {
+    const user = await signUpUser(server, 'pgholds');
+    const stories = await Promise.all(Array.from({ length: 6 }, () => createStory(user)));
+    const price = fullPrice(stories[0] as Story);
+    expect(stories.every((story) => fullPrice(story) === price)).toBe(true);
+    // Two films and 36 credits: at most two holds; the pictures take what the holds leave.
+    const ledger = 2 * price + 36;
+    await server.db.query("INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, $2, 'purchase', 'bought (test)')", [user.sub, ledger - 100]);
+    expect(await freeBalance(user)).toBe(ledger);
+
+    const holdAnswers = stories.map((story, index) =>
+      callApi(server, `story/${story.id}/hold`, { method: 'POST', token: user.accessToken, headers: { 'Idempotency-Key': `pg-hold-${index}` } }),
+    );
+    const pictures = Array.from({ length: 12 }, (_, index) => postForm(server, 'image/text-2-image', { ...ULTRA, prompt: `race ${index}` }, { token: user.accessToken }));
+    const [holds, paid] = await Promise.all([Promise.all(holdAnswers), Promise.all(pictures)]);
+
+    expect(holds.every((answer) => answer.status === 200 || answer.status === 402)).toBe(true);
+    expect(paid.every((answer) => answer.status === 200 || answer.status === 402)).toBe(true);
+    const held = count(holds, 200);
+    const bought = count(paid, 200);
+    expect(held).toBeGreaterThanOrEqual(1);
+    expect(held).toBeLessThanOrEqual(2);
+    // Nothing was spent twice over: what is held and what was paid fit in the ledger.
+    const free = await freeBalance(user);
+    expect(free).toBe(ledger - held * price - bought * ULTRA_COST);
+    expect(free).toBeGreaterThanOrEqual(0);
+    // A refusal came when what was left could not pay it, and nothing was given back since.
+    if (count(paid, 402) > 0) expect(free).toBeLessThan(ULTRA_COST);
+    if (count(holds, 402) > 0) expect(free).toBeLessThan(price);
+    const open = await openHolds(user.sub);
+    expect(open).toHaveLength(held);
+    expect(open.every((hold) => hold.amount === price && hold.drawn === 0)).toBe(true);
+    expect(await balanceOf(server, user.sub)).toBe(ledger - bought * ULTRA_COST);
+
+    // Phase two: every held story makes its elements while 12 more pictures race for the free rest.
+    const heldStories = stories.filter((_, index) => holds[index]?.status === 200);
+    const parts = heldStories.map((story) => postForm(server, `story/${story.id}/elements`, {}, { token: user.accessToken }));
+    const more = Array.from({ length: 12 }, (_, index) => postForm(server, 'image/text-2-image', { ...ULTRA, prompt: `more ${index}` }, { token: user.accessToken }));
+    const [partAnswers, moreAnswers] = await Promise.all([Promise.all(parts), Promise.all(more)]);
+    // The holds pay for the parts: none is refused, whatever the pictures took.
+    expect(partAnswers.map((answer) => answer.status)).toEqual(heldStories.map(() => 200));
+    const boughtMore = count(moreAnswers, 200);
+    expect(boughtMore).toBe(Math.floor(free / ULTRA_COST));
+    expect(await freeBalance(user)).toBe(free - boughtMore * ULTRA_COST);
+    const elementsCost = (heldStories[0] as Story).storyboard.elements.length * storyPartPrice((heldStories[0] as Story).storyboard, 'elements');
+    expect((await openHolds(user.sub)).every((hold) => hold.amount === price && hold.drawn === elementsCost)).toBe(true);
+
+    // The ledger never went below zero at any commit, and holds never kept more than it had.
+    let running = 0;
+    for (const row of await ledgerRows(server, user.sub)) {
+      running += row.amount;
+      expect(running).toBeGreaterThanOrEqual(0);
+    }
+    expect(running - held * (price - elementsCost)).toBe(await freeBalance(user));
+  });
+});
