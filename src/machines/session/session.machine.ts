@@ -2,7 +2,7 @@ import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
 import { errorMessage } from '@/services/auth';
 import { AUTH_FORMS_EVENT_TYPES } from '@/machines/session/auth-forms.types';
-import { forwardAll, sessionSetup } from '@/machines/session/session.setup';
+import { forwardAll, initialSessionContext, sessionSetup } from '@/machines/session/session.setup';
 import { SESSION_TEXTS } from '@/machines/session/session.texts';
 
 export type { CurrentUser, MfaMethod, SignInStep } from '@/services/auth';
@@ -20,21 +20,7 @@ const toHome = { type: 'navigate', params: { to: ROUTES.home, replace: false } }
  */
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
-  context: ({ input }) => ({
-    location: { pathname: input.location.pathname, search: input.location.search },
-    authFlowType: input.authFlowType,
-    guestPassword: input.guestPassword,
-    redirectAllowlist: input.redirectAllowlist,
-    socialProviders: input.socialProviders,
-    visitor: input.visitor ?? false,
-    currentUser: null,
-    authError: null,
-    modals: [],
-    emailVerificationSpawned: false,
-    networkRetries: 0,
-    userReloadDue: false,
-    childSnapshots: 0,
-  }),
+  context: initialSessionContext,
   invoke: [
     { src: 'authEvents', id: 'authEvents' },
     { src: 'networkStatus', id: 'networkStatus' },

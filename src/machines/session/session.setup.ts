@@ -174,3 +174,20 @@ export const sessionSetup = setup({
 /** What the `on` of a state that forwards `types` to a child holds. */
 export const forwardAll = <TType extends string, TAction extends string>(types: readonly TType[], action: TAction) =>
   Object.fromEntries(types.map((type) => [type, { actions: action }])) as Record<TType, { actions: TAction }>;
+
+/** The session's context at start: what its input says, and no one signed in yet. */
+export const initialSessionContext = ({ input }: { input: SessionInput }): SessionContext => ({
+  location: { pathname: input.location.pathname, search: input.location.search },
+  authFlowType: input.authFlowType,
+  guestPassword: input.guestPassword,
+  redirectAllowlist: input.redirectAllowlist,
+  socialProviders: input.socialProviders,
+  visitor: input.visitor ?? false,
+  currentUser: null,
+  authError: null,
+  modals: [],
+  emailVerificationSpawned: false,
+  networkRetries: 0,
+  userReloadDue: false,
+  childSnapshots: 0,
+});
