@@ -24,15 +24,25 @@ describe('jobs of a page shown again', () => {
     // As the jobs registry forwards the page's visibility: to every live job, one after the other.
     for (const actor of actors) actor.send({ type: 'job.visibility', hidden: false });
 
-    // Each job has its answer once its status is the fake API's (the third was queued). Not "all
-    // three waiting at once": a job whose next poll comes early is polling again by the time a
-    // loaded machine looks (a CI run).
-    await waitFor(() => {
-      expect(actors.map((actor) => actor.getSnapshot().context.status)).toEqual(['processing_source', 'processing_source', 'processing_source']);
-    }, { timeout: 15_000 });
-    const calls = fakeMedia.calls.slice(before);
+    // Each job has its answer once its status is the fake API's (the third was queued). Watched on
+    // every snapshot, not looked for afterwards: on a loaded machine a job's later polls had already
+    // finished it (success_image) by the time a waitFor looked (a CI run), and a look at "all three
+    // waiting at once" failed the same way. The calls are counted at the moment the last job had its
+    // answer, before any later round of polls.
+    const answered = actors.map(() => false);
+    const seen: { calls: string[] | null } = { calls: null };
+    const subscriptions = actors.map((actor, index) =>
+      actor.subscribe((snapshot) => {
+        if (snapshot.context.status !== 'processing_source' || answered[index]) return;
+        answered[index] = true;
+        if (answered.every(Boolean)) seen.calls = fakeMedia.calls.slice(before);
+      }),
+    );
+    await waitFor(() => expect(seen.calls).not.toBeNull(), { timeout: 15_000 });
+    for (const subscription of subscriptions) subscription.unsubscribe();
+    const calls = seen.calls ?? [];
     expect(calls.every((call) => call === 'GET media/processing-status')).toBe(true);
-    // One request per job would be three by now; together they are one (two if a second round began).
+    // One request per job would be three by now; together they are one (two if the batch was split).
     expect(calls.length).toBeGreaterThanOrEqual(1);
     expect(calls.length).toBeLessThan(jobs.length);
     for (const [index, actor] of actors.entries()) expect(actor.getSnapshot().context.mediaId).toBe(jobs[index]!.id);
