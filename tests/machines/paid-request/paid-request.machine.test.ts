@@ -14,10 +14,14 @@ type Request = { board: string };
 
 beforeEach(() => {
   vi.useFakeTimers();
+  // A retry waits a full-jitter delay (0 up to its ceiling): a draw near 0 would send it again
+  // inside the same flush, so the draw is fixed mid-range and each test sees one retry at a time.
+  vi.spyOn(Math, 'random').mockReturnValue(0.5);
 });
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 function start(submit: (input: PaidSubmitInput<Request>) => Promise<string>, input: Partial<PaidRequestInput> = {}) {

@@ -74,6 +74,9 @@ beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(new Date('2025-01-01T10:00:00.000Z'));
   server = buildServer();
+  // A retry waits a full-jitter delay (0 up to its ceiling): a draw near 0 would send it again
+  // inside the same flush, so the draw is fixed mid-range and each test sees one retry at a time.
+  vi.spyOn(Math, 'random').mockReturnValue(0.5);
 });
 
 afterEach(() => {
