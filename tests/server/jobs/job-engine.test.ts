@@ -130,6 +130,12 @@ async function jobRow(id: string) {
   return rows[0];
 }
 
+/** When the job's lease runs out, in ms since the epoch. */
+async function leaseExpiry(id: string): Promise<number> {
+  const { rows } = await db.query<{ expiry: string }>('SELECT (extract(epoch from lease_expires_at) * 1000)::text AS expiry FROM media WHERE id = $1', [id]);
+  return Number(rows[0]?.expiry);
+}
+
 async function fileNames(id: string): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>('SELECT name FROM media_files WHERE media_id = $1 ORDER BY name', [id]);
   return rows.map((row) => row.name);
@@ -189,11 +195,16 @@ describe('the job engine', () => {
 
   it('keeps the lease alive while a render takes longer than the lease', async () => {
     const { provider, nthRender } = gatedProvider();
-    startEngine(provider, { leaseMs: 150 });
+    // A heartbeat every leaseMs / 3: 400 ms to spare on a loaded machine (a 150 ms lease with
+    // 100 ms to spare was once taken over under CI's load; the test then failed, not the engine).
+    const leaseMs = 600;
+    startEngine(provider, { leaseMs });
     const id = await queueJob();
     const render = await nthRender(1);
-    // Four leases long: without the heartbeat the other worker would take the job over.
-    await sleep(600);
+    const firstExpiry = await leaseExpiry(id);
+    // Three leases on, renewed by the heartbeat alone: without it the engine's claim loop would
+    // have taken the expired job over again (a second attempt).
+    await until(() => leaseExpiry(id), (expiry) => expiry - firstExpiry >= 3 * leaseMs, 10_000);
     expect((await jobRow(id))?.attempts).toBe(1);
     render.release();
     await until(() => jobRow(id), (value) => value?.status === 'success_image');
