@@ -100,9 +100,15 @@ export async function findUserByHandle(db: Queryable, handle: string): Promise<U
   return rows[0] ?? null;
 }
 
-/** Marks the account deleted and frees its handle; its ledger rows stay as the record. */
+/**
+ * Marks the account deleted and frees its handle; its ledger rows stay as the record. What only
+ * served the person goes with it: their push subscriptions (browser endpoints and keys), their
+ * alerts' opt-in and their Library folders (the row stays, so no ON DELETE CASCADE removes them).
+ */
 export async function markUserDeleted(db: Queryable, sub: string): Promise<void> {
-  await db.query('UPDATE users SET deleted_at = now(), preferred_username = NULL WHERE sub = $1', [sub]);
+  await db.query('UPDATE users SET deleted_at = now(), preferred_username = NULL, push_alerts = false WHERE sub = $1', [sub]);
+  await db.query('DELETE FROM push_subscriptions WHERE user_sub = $1', [sub]);
+  await db.query('DELETE FROM library_folders WHERE user_sub = $1', [sub]);
 }
 
 export const isGuestUsername = (username: string): boolean => username.toLowerCase() === GUEST_USERNAME;

@@ -96,6 +96,14 @@ describe('DELETE users', () => {
     );
     expect(before.rows).toEqual([{ preferred_username: 'leaving-soon' }]);
     expect(await server.emulator.identity.userExistsByEmail(user.email)).toBe(true);
+    // What only served the person: a Library folder (through its call) and a browser's push
+    // subscription with the alerts' opt-in (written as POST push/subscriptions writes them).
+    expect((await callApi(server, 'library/folders', { method: 'POST', token: user.accessToken, json: { name: 'Posters' } })).status).toBe(201);
+    await server.db.query(
+      `INSERT INTO push_subscriptions (endpoint, user_sub, p256dh, auth) VALUES ('https://push.example.test/leaver', $1, 'key', 'secret')`,
+      [user.sub],
+    );
+    await server.db.query('UPDATE users SET push_alerts = true WHERE sub = $1', [user.sub]);
 
     // A JSON content type with no body (as an HTTP client may send on DELETE) is not an error.
     const answer = await callApi(server, 'users', {
@@ -112,6 +120,13 @@ describe('DELETE users', () => {
       [user.sub],
     );
     expect(rows).toEqual([{ deleted: true, preferred_username: null }]);
+    const kept = await server.db.query<{ folders: number; subscriptions: number; push_alerts: boolean }>(
+      `SELECT (SELECT count(*)::int FROM library_folders WHERE user_sub = $1) AS folders,
+              (SELECT count(*)::int FROM push_subscriptions WHERE user_sub = $1) AS subscriptions,
+              (SELECT push_alerts FROM users WHERE sub = $1) AS push_alerts`,
+      [user.sub],
+    );
+    expect(kept.rows).toEqual([{ folders: 0, subscriptions: 0, push_alerts: false }]);
     expect((await callApi(server, `users/${user.sub}`)).status).toBe(404);
     // The access token is still signed, but it must not bring the account back.
     expect((await callApi(server, 'credits/get', { token: user.accessToken })).status).toBe(401);
