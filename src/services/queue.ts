@@ -16,6 +16,9 @@ export interface QueuedJobEdit {
   prompt?: string;
   option?: string;
   aspect_ratio?: string;
+  voice?: string;
+  /** Seconds of audio (sound effects, music), sent as a number. */
+  duration?: number;
 }
 
 export type QueueControl = 'hold' | 'resume' | 'run-next';

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { optionsForTool, type ModelOption } from '@/config/asset-tools';
 import { endpointFor, generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { QUEUE_TEXTS } from '@/config/queue-texts';
+import { DEFAULT_VOICE, VOICES } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import type { Media, QueuedJobEdit } from '@/machines/queue-control/queue-control.machine';
 
@@ -14,6 +15,9 @@ interface EditValues {
   prompt: string;
   option: string;
   aspectRatio: string;
+  voice: string;
+  /** Empty while the field is cleared: refused with a message, never taken as 0 or the minimum. */
+  duration: number | '';
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -31,6 +35,16 @@ const takesPrompt = (tool: GenerationToolSpec, model: ModelOption | undefined): 
 const takesAspectRatio = (tool: GenerationToolSpec, model: string): boolean =>
   Boolean(tool.aspectRatios) && (!tool.aspectRatioModels || tool.aspectRatioModels.includes(model));
 
+/** Whether the job speaks with a voice: text-to-speech always, lip sync only when it was not given its own audio. */
+const takesVoice = (tool: GenerationToolSpec, media: Media): boolean =>
+  Boolean(tool.voice) && (tool.prompt !== 'unlessAudio' || typeof media.args.voice === 'string');
+
+/** The job's duration as it was asked for, else the tool's default. */
+function durationOf(tool: GenerationToolSpec, media: Media): number {
+  const asked = Number(media.args.duration);
+  return Number.isFinite(asked) && asked > 0 ? asked : (tool.duration?.defaultSeconds ?? 0);
+}
+
 interface EditFormProps {
   media: Media;
   tool: GenerationToolSpec;
@@ -42,17 +56,29 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
   const assetTools = AppConfigActorContext.useSelector(selectAssetTools);
   const models = modelsFor(tool, media.option, assetTools);
   const { control, register, handleSubmit, watch, formState } = useForm<EditValues>({
-    defaultValues: { prompt: text(media.args.prompt), option: media.option ?? models[0]?.value ?? '', aspectRatio: text(media.args.aspect_ratio) },
+    defaultValues: {
+      prompt: text(media.args.prompt),
+      option: media.option ?? models[0]?.value ?? '',
+      aspectRatio: text(media.args.aspect_ratio),
+      voice: text(media.args.voice) || DEFAULT_VOICE,
+      duration: durationOf(tool, media),
+    },
   });
   const option = watch('option');
   const model = models.find((candidate) => candidate.value === option);
   const price = model?.required_credits ?? media.cost;
   const withPrompt = takesPrompt(tool, model);
   const withRatio = takesAspectRatio(tool, option);
+  const withVoice = takesVoice(tool, media);
+  // The voices the chosen model offers (as the tool's form lists them), else the presets.
+  const voices = model?.available_voices?.length ? model.available_voices : VOICES;
+  const duration = tool.duration;
   const save = handleSubmit((values) => {
     const edit: QueuedJobEdit = { option: values.option };
     if (withPrompt) edit.prompt = values.prompt.trim();
     if (withRatio && values.aspectRatio) edit.aspect_ratio = values.aspectRatio;
+    if (withVoice && values.voice) edit.voice = values.voice;
+    if (duration && values.duration !== '') edit.duration = values.duration;
     onSave(edit);
   });
   return (
@@ -94,6 +120,45 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
             )}
           />
         )}
+        {withVoice && (
+          <Controller
+            control={control}
+            name="voice"
+            render={({ field }) => (
+              <Select
+                label={TOOL_TEXTS.voice}
+                data={voices.map((voice) => ({ value: voice.value, label: voice.label }))}
+                value={field.value || null}
+                onChange={(value) => field.onChange(value ?? field.value)}
+                allowDeselect={false}
+                searchable
+              />
+            )}
+          />
+        )}
+        {duration && (
+          <Controller
+            control={control}
+            name="duration"
+            rules={{
+              validate: (value) =>
+                (typeof value === 'number' && Number.isInteger(value) && value >= duration.minSeconds && value <= duration.maxSeconds) ||
+                TEXTS.durationRange(duration.minSeconds, duration.maxSeconds),
+            }}
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label={TOOL_TEXTS.duration}
+                min={duration.minSeconds}
+                max={duration.maxSeconds}
+                allowDecimal={false}
+                value={field.value}
+                onChange={(value) => field.onChange(typeof value === 'number' ? value : '')}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        )}
         <Stack gap={2} role="status">
           <Text fw={600}>{TEXTS.price(price)}</Text>
           <Text size="sm" c="dimmed">
@@ -120,9 +185,9 @@ export interface EditQueuedJobModalProps {
 }
 
 /**
- * Edit before it runs (issue 21 item 2): the waiting job's model, prompt and aspect ratio, with
- * the new price and what saving debits or refunds (the server re-quotes it and settles the
- * difference; a refusal shows on the job's row).
+ * Edit before it runs (issue 21 item 2): the waiting job's model, prompt, aspect ratio, voice and
+ * duration (each where its tool asks for it), with the new price and what saving debits or
+ * refunds (the server re-quotes it and settles the difference; a refusal shows on the job's row).
  */
 export function EditQueuedJobModal({ media, toolTitle, onSave, onClose }: EditQueuedJobModalProps) {
   const tool = media ? generationToolBySlug(media.tool) : undefined;
