@@ -201,6 +201,27 @@ describe('PATCH media/{id}: edit before it runs', () => {
     expect(await balanceOf(server, user.sub)).toBe(start);
   });
 
+  it('changes a waiting speech job’s voice and a sound’s duration, refused where a new request would be', async () => {
+    const user = await newUser('voices');
+    const [runA, runB] = await fillUp(user, 'voices', 2);
+    const queue = async (endpoint: string, fields: Record<string, string>): Promise<string> => {
+      const answer = await postForm(server, endpoint, fields, { token: user.accessToken });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return asMedia(answer).id;
+    };
+    const speech = await queue('audio/text-2-speech', { prompt: 'Hello from the harbour', option: 'Text2Speech', voice: 'Roger' });
+    const sound = await queue('audio/text-2-sound-effect', { prompt: 'rain on a tin roof', option: 'Text2Audio', duration: '5' });
+    await eventually(sound, { status: 'queue_source', queue_position: 2 });
+
+    expect(asMedia(await edit(user, speech, { voice: 'Matilda' }))).toMatchObject({ args: { voice: 'Matilda', prompt: 'Hello from the harbour' } });
+    expect(asMedia(await edit(user, sound, { duration: 12 }))).toMatchObject({ args: { prompt: 'rain on a tin roof' } });
+    expect(Number(asMedia(await callApi(server, `media/${sound}`, { token: user.accessToken })).args.duration)).toBe(12);
+    expect((await edit(user, speech, { voice: 'Nobody' })).status).toBe(400);
+    expect((await edit(user, sound, { duration: 45 })).status).toBe(400);
+    expect(Number(asMedia(await callApi(server, `media/${sound}`, { token: user.accessToken })).args.duration)).toBe(12);
+    for (const job of [runA, runB, speech, sound]) expect((await cancel(user, job ?? '')).status).toBe(200);
+  });
+
   it('answers 402 when the difference is more than the balance, and changes nothing', async () => {
     const user = await newUser('short');
     const [runA, runB, waiting] = await fillUp(user, 'short', 3);
