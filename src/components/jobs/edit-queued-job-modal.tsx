@@ -1,11 +1,12 @@
-import { Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
+import { FormSelect, VoiceSelect } from '@/components/forms/form-select';
 import { optionsForTool, type ModelOption } from '@/config/asset-tools';
 import { endpointFor, generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { QUEUE_TEXTS } from '@/config/queue-texts';
-import { DEFAULT_VOICE, VOICES } from '@/config/voices';
+import { DEFAULT_VOICE } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import type { Media, QueuedJobEdit } from '@/machines/queue-control/queue-control.machine';
 
@@ -70,8 +71,6 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
   const withPrompt = takesPrompt(tool, model);
   const withRatio = takesAspectRatio(tool, option);
   const withVoice = takesVoice(tool, media);
-  // The voices the chosen model offers (as the tool's form lists them), else the presets.
-  const voices = model?.available_voices?.length ? model.available_voices : VOICES;
   const duration = tool.duration;
   const save = handleSubmit((values) => {
     const edit: QueuedJobEdit = { option: values.option };
@@ -84,18 +83,11 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
   return (
     <form onSubmit={(event) => void save(event)} noValidate>
       <Stack gap="sm">
-        <Controller
+        <FormSelect
           control={control}
           name="option"
-          render={({ field }) => (
-            <Select
-              label={TEXTS.model}
-              data={models.map((candidate) => ({ value: candidate.value, label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits) }))}
-              value={field.value}
-              onChange={(value) => field.onChange(value ?? field.value)}
-              allowDeselect={false}
-            />
-          )}
+          label={TEXTS.model}
+          data={models.map((candidate) => ({ value: candidate.value, label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits) }))}
         />
         {withPrompt && (
           <Textarea
@@ -106,35 +98,10 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
           />
         )}
         {withRatio && tool.aspectRatios && (
-          <Controller
-            control={control}
-            name="aspectRatio"
-            render={({ field }) => (
-              <Select
-                label={TOOL_TEXTS.aspectRatio}
-                data={[...(tool.aspectRatios ?? [])]}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? field.value)}
-                allowDeselect={false}
-              />
-            )}
-          />
+          <FormSelect control={control} name="aspectRatio" label={TOOL_TEXTS.aspectRatio} data={[...(tool.aspectRatios ?? [])]} />
         )}
         {withVoice && (
-          <Controller
-            control={control}
-            name="voice"
-            render={({ field }) => (
-              <Select
-                label={TOOL_TEXTS.voice}
-                data={voices.map((voice) => ({ value: voice.value, label: voice.label }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? field.value)}
-                allowDeselect={false}
-                searchable
-              />
-            )}
-          />
+          <VoiceSelect control={control} name="voice" model={model} />
         )}
         {duration && (
           <Controller

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Input, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Input, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId } from 'react';
-import { Controller, useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormSelect } from '@/components/forms/form-select';
 import { UploadField } from '@/components/media/upload-field';
 import { PromptField } from '@/components/prompt/prompt-field';
 import { ROUTES } from '@/config/routes';
@@ -119,37 +120,12 @@ export function IdeaStep() {
         </Stack>
         <TextInput label={TEXTS.title} maxLength={STORY_TITLE_MAX} error={formState.errors.title?.message} {...register('title')} />
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <Controller
-            control={control}
-            name="duration"
-            render={({ field }) => (
-              <Group gap={4} align="flex-end" wrap="nowrap">
-                <Select
-                  label={TEXTS.duration}
-                  data={DURATION_DATA}
-                  value={field.value}
-                  allowDeselect={false}
-                  onChange={(value) => value && field.onChange(value)}
-                  style={{ flex: 1 }}
-                />
-                <ToolHelpButton topicIndex={DURATION_HELP_TOPIC} />
-              </Group>
-            )}
-          />
-          <Controller
-            control={control}
-            name="aspect_ratio"
-            render={({ field }) => (
-              <Select label={TEXTS.aspectRatio} data={RATIO_DATA} value={field.value} allowDeselect={false} onChange={(value) => value && field.onChange(value)} />
-            )}
-          />
-          <Controller
-            control={control}
-            name="style"
-            render={({ field }) => (
-              <Select label={TEXTS.style} data={STYLE_DATA} value={field.value} allowDeselect={false} onChange={(value) => value && field.onChange(value)} />
-            )}
-          />
+          <Group gap={4} align="flex-end" wrap="nowrap">
+            <FormSelect control={control} name="duration" label={TEXTS.duration} data={DURATION_DATA} style={{ flex: 1 }} />
+            <ToolHelpButton topicIndex={DURATION_HELP_TOPIC} />
+          </Group>
+          <FormSelect control={control} name="aspect_ratio" label={TEXTS.aspectRatio} data={RATIO_DATA} />
+          <FormSelect control={control} name="style" label={TEXTS.style} data={STYLE_DATA} />
         </SimpleGrid>
         {isNew && (
           <Input.Wrapper label={TEXTS.references} description={TEXTS.referencesHint(STORY_REFERENCE_PICTURES_MAX)}>

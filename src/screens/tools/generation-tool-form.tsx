@@ -5,6 +5,7 @@ import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { AssetSelect } from '@/components/assets/asset-select';
+import { FormSelect, VoiceSelect } from '@/components/forms/form-select';
 import { useTrainedModelOptions } from '@/components/finetune/trained-models';
 import { WithHelp } from '@/components/help/help-popover';
 import { GenerateBar } from '@/components/jobs/generate-bar';
@@ -18,7 +19,6 @@ import { optionsForTool } from '@/config/asset-tools';
 import type { GenerationToolSpec } from '@/config/generation-tools';
 import { SETTING_HELP_TOPICS } from '@/config/help-topics';
 import { TOOL_TEXTS } from '@/config/job-texts';
-import { VOICES } from '@/config/voices';
 import { selectAssetTools } from '@/machines/app-config/app-config.selectors';
 import { selectIsSignedIn } from '@/machines/session/session.selectors';
 import { FaceOrderInput } from '@/screens/tools/face-order-input';
@@ -201,7 +201,6 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     setExtraPictures((extra) => ({ ...extra, [slot.field]: (extra[slot.field] ?? []).filter((kept) => kept !== id) }));
   };
 
-  const voices = model?.available_voices?.length ? model.available_voices : VOICES;
   const setPicture = (key: string, url: string | null) =>
     setValue(`pictures.${key}`, url ?? '', { shouldValidate: formState.isSubmitted });
 
@@ -209,24 +208,15 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
     <Paper withBorder p="lg" radius="md" component="form" noValidate onSubmit={onSubmit} aria-label={`${spec.title} form`}>
       <Stack gap="md">
         {remixId && <RemixNote key={remixId} mediaId={remixId} spec={spec} onFill={applyRemix} />}
-        <Controller
+        <FormSelect
           control={control}
           name="option"
-          render={({ field, fieldState }) => (
-            <Select
-              label={TOOL_TEXTS.model}
-              data={options.map((candidate) => ({
-                value: candidate.value,
-                label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
-              }))}
-              value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
-              onBlur={field.onBlur}
-              allowDeselect={false}
-              error={fieldState.error?.message}
-              required
-            />
-          )}
+          label={TOOL_TEXTS.model}
+          data={options.map((candidate) => ({
+            value: candidate.value,
+            label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
+          }))}
+          required
         />
 
         {choices.map((choice) => (
@@ -314,20 +304,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
         )}
 
         {voiceShown(spec, withAudio) && (
-          <Controller
-            control={control}
-            name="voice"
-            render={({ field }) => (
-              <Select
-                label={TOOL_TEXTS.voice}
-                data={voices.map((voice) => ({ value: voice.value, label: voice.label }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                allowDeselect={false}
-                searchable
-              />
-            )}
-          />
+          <VoiceSelect control={control} name="voice" model={model} />
         )}
 
         {spec.duration && (
@@ -381,21 +358,9 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
         )}
 
         {aspectRatioShown(spec, model) && (
-          <Controller
-            control={control}
-            name="aspect_ratio"
-            render={({ field }) => (
-              <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
-                <Select
-                  label={TOOL_TEXTS.aspectRatio}
-                  data={[...(spec.aspectRatios ?? [])]}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  allowDeselect={false}
-                />
-              </WithHelp>
-            )}
-          />
+          <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
+            <FormSelect control={control} name="aspect_ratio" label={TOOL_TEXTS.aspectRatio} data={[...(spec.aspectRatios ?? [])]} />
+          </WithHelp>
         )}
 
         {seedShown(spec) && (

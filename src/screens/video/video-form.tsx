@@ -7,7 +7,6 @@ import {
   NumberInput,
   Paper,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Slider,
   Stack,
@@ -18,6 +17,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, type Control, type Resolver } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { AssetSelect } from '@/components/assets/asset-select';
+import { FormSelect } from '@/components/forms/form-select';
 import { WithHelp } from '@/components/help/help-popover';
 import { GenerateBar } from '@/components/jobs/generate-bar';
 import { JobsActorContext } from '@/components/jobs/jobs-context';
@@ -194,28 +194,19 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null, fi
         )}
 
         {layout.model && (
-          <Controller
-            control={control}
-            name="option"
-            render={({ field, fieldState }) => (
-              <WithHelp topicIndex={SETTING_HELP_TOPICS.videoSettings}>
-                <Select
-                  label={VIDEO_TEXTS.model}
-                  description={mode === 'transition' && type === 'ai-motion' ? VIDEO_TEXTS.endFrameModelsOnly : undefined}
-                  data={options.map((candidate) => ({
-                    value: candidate.value,
-                    label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
-                  }))}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  onBlur={field.onBlur}
-                  allowDeselect={false}
-                  error={fieldState.error?.message}
-                  required
-                />
-              </WithHelp>
-            )}
-          />
+          <WithHelp topicIndex={SETTING_HELP_TOPICS.videoSettings}>
+            <FormSelect
+              control={control}
+              name="option"
+              label={VIDEO_TEXTS.model}
+              description={mode === 'transition' && type === 'ai-motion' ? VIDEO_TEXTS.endFrameModelsOnly : undefined}
+              data={options.map((candidate) => ({
+                value: candidate.value,
+                label: TOOL_TEXTS.modelOption(candidate.label, candidate.required_credits),
+              }))}
+              required
+            />
+          </WithHelp>
         )}
 
         {slots.map((slot) => (
@@ -319,19 +310,12 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null, fi
 
         {layout.cameraMotion && (
           <Stack gap={4}>
-            <Controller
+            <FormSelect
               control={control}
               name="camera_motion"
-              render={({ field }) => (
-                <Select
-                  label={VIDEO_TEXTS.cameraMotion}
-                  data={cameraMotions.map((motion) => ({ value: motion.value, label: motion.label }))}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  allowDeselect={false}
-                  searchable
-                />
-              )}
+              label={VIDEO_TEXTS.cameraMotion}
+              data={cameraMotions.map((motion) => ({ value: motion.value, label: motion.label }))}
+              searchable
             />
             {preview !== '' && (
               <Text size="xs" c="dimmed" data-testid="prompt-preview">
@@ -368,21 +352,9 @@ export function VideoForm({ type, title, onModeChange, sourceVideoUrl = null, fi
         )}
 
         {layout.aspectRatio && (
-          <Controller
-            control={control}
-            name="aspect_ratio"
-            render={({ field }) => (
-              <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
-                <Select
-                  label={VIDEO_TEXTS.aspectRatio}
-                  data={[...TEXT_VIDEO_RATIOS]}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  allowDeselect={false}
-                />
-              </WithHelp>
-            )}
-          />
+          <WithHelp topicIndex={SETTING_HELP_TOPICS.aspectRatio}>
+            <FormSelect control={control} name="aspect_ratio" label={VIDEO_TEXTS.aspectRatio} data={[...TEXT_VIDEO_RATIOS]} />
+          </WithHelp>
         )}
 
         {layout.motionAmount && (
