@@ -74,6 +74,10 @@ export interface DurationSpec {
   maxSeconds: number;
 }
 
+/** A whole number of seconds within the tool's bounds (a cleared field, '', is not). */
+export const durationValid = (value: number | '', bounds: DurationSpec): boolean =>
+  typeof value === 'number' && Number.isInteger(value) && value >= bounds.minSeconds && value <= bounds.maxSeconds;
+
 export interface GenerationToolSpec {
   /** Models offered: app-config `asset_tools` whose `available_tools` has this slug and `active` is 1. */
   slug: ToolSlug;

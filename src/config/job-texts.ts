@@ -105,6 +105,7 @@ export const TOOL_TEXTS = {
   fileRefreshing: 'Loading a fresh link…',
   voice: 'Voice',
   duration: 'Duration (seconds)',
+  durationRange: (min: number, max: number): string => `Enter a whole number of seconds from ${min} to ${max}`,
   aspectRatio: 'Aspect ratio',
   generate: 'Generate',
   signInToGenerate: 'Sign in to generate',

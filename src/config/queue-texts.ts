@@ -49,7 +49,6 @@ export const QUEUE_TEXTS = {
           ? `${credits(current - next)} will be refunded when you save.`
           : 'The price stays the same.',
     promptRequired: 'Enter a prompt',
-    durationRange: (min: number, max: number): string => `Enter a whole number of seconds from ${min} to ${max}`,
   },
   /** The ledger row of an edit that made a waiting job cheaper. */
   editRefundReason: (jobId: string): string => `Refund: job ${jobId} was edited to cost less`,

@@ -119,6 +119,15 @@ describe('the generation form rules', () => {
       duration: '5',
     });
   });
+
+  it('refuses a cleared duration or one out of the tool’s bounds with the bounds, and takes a whole number within them', () => {
+    const sound = spec('text-to-audio');
+    const base = { ...defaultFormValues(sound, optionsForTool(ASSET_TOOLS, 'text-to-audio')), prompt: 'rain' };
+    const schema = generationFormSchema(sound, model('Text2Audio'), []);
+    const messages = (duration: number | '') => schema.safeParse({ ...base, duration }).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    for (const refused of ['', 0, 31, 2.5] as const) expect(messages(refused)).toEqual([['duration', 'Enter a whole number of seconds from 1 to 30']]);
+    for (const taken of [1, 12, 30]) expect(schema.safeParse({ ...base, duration: taken }).success).toBe(true);
+  });
 });
 
 describe('the video tool form rules (SPEC §5, §9)', () => {

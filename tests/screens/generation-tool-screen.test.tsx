@@ -80,6 +80,18 @@ describe('a generation tool page', () => {
     expect(fakeMedia.submissions).toEqual([]);
   });
 
+  it('says what a cleared duration must be, and sends nothing (it is not taken as the shortest sound)', async () => {
+    await signedInAs(alice);
+    renderApp('/ai-audio/text-to-audio');
+    await waitFor(() => expect(generate()).toBeEnabled(), PAGE_LOAD);
+    await user.type(screen.getByRole('textbox', { name: 'Describe the sound' }), 'rain on a tin roof');
+    await user.clear(screen.getByRole('textbox', { name: 'Duration (seconds)' }));
+    await user.click(generate());
+    expect(await screen.findByText('Enter a whole number of seconds from 1 to 30')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Duration (seconds)' })).toHaveValue('');
+    expect(fakeMedia.submissions).toEqual([]);
+  });
+
   it('says "No upload file" on image to image without a picture, and sends nothing', async () => {
     await signedInAs(alice);
     renderApp('/ai-image/image-to-image');

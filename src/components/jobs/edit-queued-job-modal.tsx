@@ -3,7 +3,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { AppConfigActorContext } from '@/components/app-config/app-config-context';
 import { FormSelect, VoiceSelect } from '@/components/forms/form-select';
 import { optionsForTool, type ModelOption } from '@/config/asset-tools';
-import { endpointFor, generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
+import { durationValid, endpointFor, generationToolBySlug, type GenerationToolSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { QUEUE_TEXTS } from '@/config/queue-texts';
 import { DEFAULT_VOICE } from '@/config/voices';
@@ -107,11 +107,7 @@ function EditForm({ media, tool, onSave, onClose }: EditFormProps) {
           <Controller
             control={control}
             name="duration"
-            rules={{
-              validate: (value) =>
-                (typeof value === 'number' && Number.isInteger(value) && value >= duration.minSeconds && value <= duration.maxSeconds) ||
-                TEXTS.durationRange(duration.minSeconds, duration.maxSeconds),
-            }}
+            rules={{ validate: (value) => durationValid(value, duration) || TOOL_TEXTS.durationRange(duration.minSeconds, duration.maxSeconds) }}
             render={({ field, fieldState }) => (
               <NumberInput
                 label={TOOL_TEXTS.duration}

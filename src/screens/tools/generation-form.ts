@@ -4,7 +4,7 @@ import type { ModelOption } from '@/config/asset-tools';
 import type { VideoEffect } from '@/config/effects';
 import type { MediaKind, Option } from '@/config/enums';
 import { FINETUNE_ID_FIELD } from '@/config/finetune';
-import { endpointFor, type ChoiceSpec, type GenerationToolSpec, type ImageInputSpec } from '@/config/generation-tools';
+import { durationValid, endpointFor, type ChoiceSpec, type GenerationToolSpec, type ImageInputSpec } from '@/config/generation-tools';
 import { TOOL_TEXTS } from '@/config/job-texts';
 import { MESSAGES } from '@/config/messages';
 import { ROUTES } from '@/config/routes';
@@ -46,7 +46,8 @@ export interface GenerationFormValues {
   prompt: string;
   aspect_ratio: string;
   voice: string;
-  duration: number;
+  /** Seconds (tools with a duration); '' while the field is cleared, which is refused with its bounds. */
+  duration: number | '';
   /** The uploaded URL per slot key; '' or absent while the slot is empty. */
   pictures: Record<string, string>;
   /** Face swap: the face order index per face slot key. */
@@ -308,9 +309,7 @@ export function generationFormSchema(
       prompt: z.string(),
       aspect_ratio: z.string(),
       voice: z.string(),
-      duration: duration
-        ? z.number().min(duration.minSeconds).max(duration.maxSeconds)
-        : z.number(),
+      duration: z.union([z.number(), z.literal('')]),
       pictures: z.record(z.string(), z.string()),
       order_indices: z.record(z.string(), z.number().int().min(0)),
       // A choice left as it is has no value yet (its first option applies).
@@ -320,6 +319,9 @@ export function generationFormSchema(
       negative_prompt: z.string(),
     })
     .superRefine((values, context) => {
+      if (duration && !durationValid(values.duration, duration)) {
+        context.addIssue({ code: 'custom', path: ['duration'], message: TOOL_TEXTS.durationRange(duration.minSeconds, duration.maxSeconds) });
+      }
       if (seedShown(spec) && !seedValid(values.seed)) context.addIssue({ code: 'custom', path: ['seed'], message: TOOL_TEXTS.seedInvalid(SEED_MAX) });
       if (negativePromptShown(spec, model) && values.negative_prompt.trim().length > NEGATIVE_PROMPT_MAX_LENGTH) {
         context.addIssue({ code: 'custom', path: ['negative_prompt'], message: TOOL_TEXTS.negativePromptTooLong(NEGATIVE_PROMPT_MAX_LENGTH) });
@@ -393,7 +395,7 @@ export function generationFields(
   if (promptNeed(spec, model, withAudio) !== 'hidden' && values.prompt.trim() !== '') fields.prompt = values.prompt.trim();
   if (aspectRatioShown(spec, model) && values.aspect_ratio) fields.aspect_ratio = values.aspect_ratio;
   if (voiceShown(spec, withAudio)) fields.voice = values.voice || DEFAULT_VOICE;
-  if (spec.duration) fields.duration = String(values.duration);
+  if (spec.duration && values.duration !== '') fields.duration = String(values.duration);
   for (const choice of shownChoices(spec, model, values.choices)) fields[choice.spec.field] = choice.value;
   const repeated: string[] = [];
   const orderIndices: string[] = [];

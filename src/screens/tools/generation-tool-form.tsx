@@ -319,7 +319,7 @@ export function GenerationToolForm({ spec }: { spec: GenerationToolSpec }) {
                   max={spec.duration?.maxSeconds}
                   allowDecimal={false}
                   value={field.value}
-                  onChange={(value) => field.onChange(typeof value === 'number' ? value : Number(value) || 0)}
+                  onChange={(value) => field.onChange(typeof value === 'number' ? value : '')}
                   onBlur={field.onBlur}
                   error={fieldState.error?.message}
                 />
