@@ -111,6 +111,17 @@ test('the service worker is served and registered; a push shows a notification o
 
   // With Kinora's tab gone (the page left for another site), the same push is a notification.
   await page.goto('about:blank');
+  // The worker learns of the navigation on its own time: the push is sent once it no longer sees
+  // a visible Kinora window (sent at once, it sometimes still saw the page just left, and rightly
+  // showed nothing).
+  await expect
+    .poll(() =>
+      worker.evaluate(async () => {
+        const windows = (await (self as unknown as SwScope).clients.matchAll({ type: 'window', includeUncontrolled: true })) as { visibilityState?: string }[];
+        return windows.filter((client) => client.visibilityState === 'visible').length;
+      }),
+    )
+    .toBe(0);
   await deliver({ title: 'AI Story: scene pictures done', body: '4 ready.', url: '/ai-production/ai-story/abc', tag: 'kinora-story-abc' });
   await expect.poll(notifications).toEqual([
     { title: 'AI Story: scene pictures done', body: '4 ready.', tag: 'kinora-story-abc', url: '/ai-production/ai-story/abc' },
