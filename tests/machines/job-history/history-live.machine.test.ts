@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { ActorRefFrom } from 'xstate';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
+import type { JobSearch } from '@/services/job-history';
+import type { Media } from '@/services/schemas/media';
 import {
   historyLiveMachine,
   liveIdsOf,
@@ -20,6 +22,12 @@ import { buildMedia, buildStatus, flush, networkError } from '../generation-job/
  * visibility), how a read updates the rows, and the real History machine following a row from
  * waiting to finished without reloading its list.
  */
+
+/** One page of GET media as the History machine reads it. */
+interface Page {
+  items: Media[];
+  nextStartKeys: string | null;
+}
 
 let read = vi.fn<(ids: string[], signal: AbortSignal) => Promise<LiveJobsRead>>();
 /** Sends the page's visibility to the poller, as its `page` actor would. */
@@ -206,7 +214,7 @@ describe('the History machine with live rows', () => {
     const loads: unknown[] = [];
     const machine = jobHistoryMachine.provide({
       actors: {
-        loadPage: fromPromise(async ({ input }: { input: { search: unknown } }) => {
+        loadPage: fromPromise<Page, { search: JobSearch }>(async ({ input }) => {
           loads.push(input.search);
           return { items: [waiting, old], nextStartKeys: 'k1' };
         }),
@@ -240,7 +248,7 @@ describe('the History machine with live rows', () => {
     let fail = false;
     const machine = jobHistoryMachine.provide({
       actors: {
-        loadPage: fromPromise(async () => {
+        loadPage: fromPromise<Page, { search: JobSearch }>(async () => {
           if (fail) throw networkError();
           return { items: [waiting], nextStartKeys: null };
         }),
