@@ -7,8 +7,9 @@ import { balance, watchPageErrors } from './helpers/ui';
 /**
  * Jobs from any device (issue 21 item 1) on `npm start`'s stack: a job started in one browser is
  * followed and cancelled from a second one signed in as the same person, and the History page
- * searches the person's jobs, shows a job's exact parameters, runs it again and remixes it; the
- * finished jobs are in the Library (issue 21 item 7), kept in a folder and opened from History.
+ * searches the person's jobs, shows a job's exact parameters, runs it again and remixes it, and
+ * follows a job it lists from running to finished without a reload; the finished jobs are in the
+ * Library (issue 21 item 7), kept in a folder and opened from History.
  */
 
 async function startTextToImage(page: Page, prompt: string): Promise<void> {
@@ -78,6 +79,16 @@ test('a job followed and cancelled from a second browser; History searches, re-r
   await expect(row.getByRole('cell').nth(3)).toHaveText(/^\d+$/);
   await row.getByRole('button', { name: 'Vary the Text to Image job: the same settings with a new seed' }).click();
   await expect(balance(page)).toHaveText('92 credits');
+
+  // History follows its live rows: the whole prompt searched lists the two new jobs, the newest
+  // still running; it turns finished where it is, with its picture and seed, without a reload.
+  await page.getByRole('searchbox', { name: 'Prompt text' }).fill(prompt);
+  await expect(jobs.getByRole('row')).toHaveCount(4);
+  const varied = jobs.getByRole('row').nth(1);
+  await expect(varied.getByRole('cell').nth(1)).toHaveText('Running');
+  await expect(varied.getByRole('cell').nth(1)).toHaveText('Succeeded', { timeout: JOB_END_MS });
+  await expect(varied.getByRole('group', { name: 'Pictures of the Text to Image job' }).getByRole('button')).toHaveAccessibleName(/^Picture 1 of 1, seed \d+$/);
+  await expect(jobs.getByRole('row')).toHaveCount(4);
   await jobsButton(page).click();
   await expect(jobsDrawer(page).getByRole('listitem').filter({ hasText: 'Text to Image' })).toHaveCount(3);
   await page.keyboard.press('Escape');
