@@ -40,6 +40,7 @@ export const HISTORY_TEXTS = {
     seed: 'Seed',
     cost: 'Cost',
     created: 'Created',
+    result: 'Result',
     actions: 'Actions',
   },
   tableLabel: 'Your jobs',
@@ -70,6 +71,13 @@ export const HISTORY_TEXTS = {
   rerunFailed: 'The job could not be run again:',
   remix: 'Remix',
   remixLabel: (tool: string): string => `Remix the ${tool} job: open ${tool} with its parameters`,
+  /** A running job's progress bar (the row follows it live). */
+  progressOf: (tool: string): string => `Progress of the ${tool} job`,
+  /** A finished run's pictures (1–4 per run, issue 21 item 7), each with the seed it was made with. */
+  picturesOf: (tool: string): string => `Pictures of the ${tool} job`,
+  pictureLabel: (index: number, count: number, seed: number | null): string =>
+    seed === null ? `Picture ${index} of ${count}` : `Picture ${index} of ${count}, seed ${seed}`,
+  pictureSeed: (seed: number | null): string => (seed === null ? 'No seed kept' : `Seed ${seed}`),
   inspect: 'Inspect',
   inspectLabel: (tool: string): string => `Inspect the ${tool} job`,
 } as const;

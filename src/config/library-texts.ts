@@ -43,6 +43,12 @@ export const LIBRARY_TEXTS = {
   upload: 'Upload',
   cardLabel: (tool: string, prompt: string): string => `${tool}: ${prompt}`,
   moreFiles: (count: number): string => `${count} files`,
+  /** A run of several pictures (issue 21 item 7): each picture its own card, with its own seed. */
+  pictureCardLabel: (tool: string, prompt: string, index: number, count: number): string => `${tool}: ${prompt} (picture ${index} of ${count})`,
+  pictureOf: (index: number, count: number): string => `Picture ${index} of ${count}`,
+  seed: (seed: number): string => `Seed ${seed}`,
+  /** Folders hold results (runs), so a run's pictures go in and out of a folder together. */
+  runFolders: (count: number): string => `Folders keep the whole run: its ${count} pictures go in and out together.`,
   download: 'Download',
   downloadLabel: (name: string): string => `Download ${name}`,
   showInHistory: 'Show in History',

@@ -15,6 +15,7 @@ import { creditsPageMachine } from '@/machines/credits-page/credits-page.machine
 import { finetunesMachine } from '@/machines/finetunes/finetunes.machine';
 import { generationJobMachine } from '@/machines/generation-job/generation-job.machine';
 import { helpTopicsMachine } from '@/machines/help-topics/help-topics.machine';
+import { historyLiveMachine } from '@/machines/job-history/history-live.machine';
 import { jobHistoryMachine } from '@/machines/job-history/job-history.machine';
 import { jobsMachine } from '@/machines/jobs/jobs.machine';
 import { libraryMachine } from '@/machines/library/library.machine';
@@ -73,6 +74,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(generationJobMachine, 'Generation job'),
   entry(toolHistoryMachine, 'Tool history'),
   entry(jobHistoryMachine, 'Job history (History page)'),
+  entry(historyLiveMachine, 'History live rows (Job history child: polls waiting and running jobs)'),
   entry(queueControlMachine, 'Queue control (a waiting job: hold, resume, run next, edit)'),
   entry(libraryMachine, 'Library'),
   entry(libraryFoldersMachine, 'Library folders (Library child)'),

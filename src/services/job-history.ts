@@ -2,8 +2,10 @@ import { apiGet, apiPostJson } from '@/services/http';
 import type { QueryValue } from '@/services/http';
 import { jobSearchPageSchema } from '@/services/schemas/job-history';
 import type { JobSearchSort, JobSearchStatus } from '@/services/schemas/job-history';
+import { classifyStatus } from '@/lib/job-status';
+import { getMedia, getProcessingStatuses } from '@/services/media';
 import { mediaSchema } from '@/services/schemas/media';
-import type { Media } from '@/services/schemas/media';
+import type { Media, ProcessingStatus } from '@/services/schemas/media';
 
 /**
  * The person's jobs as the server keeps them (issue 21 item 1, "Jobs from any device"; Kinora's
@@ -82,3 +84,26 @@ export const rerunJob = (mediaId: string, idempotencyKey: string, options: JobCa
     idempotencyKey,
     signal: options.signal,
   });
+
+/** One read of the History page's live rows: the jobs still running, and those that ended, whole. */
+export interface LiveJobsRead {
+  /** The ids asked for (a job missing from both lists was deleted meanwhile). */
+  asked: string[];
+  /** Jobs still waiting or running: status, progress, held and queue position. */
+  statuses: ProcessingStatus[];
+  /** Jobs that ended since: the full media (its result items, cost and refund). */
+  ended: Media[];
+}
+
+/**
+ * The History page's live rows read again: one batched processing-status request for all of them
+ * (`getProcessingStatuses`), then GET media/{id} once for each job that has ended (its result's
+ * signed links, its error and refund are not in the status).
+ */
+export async function readLiveJobs(ids: readonly string[], options: JobCallOptions = {}): Promise<LiveJobsRead> {
+  const statuses = await getProcessingStatuses(ids, options);
+  const running = statuses.filter((status) => classifyStatus(status.status) === 'processing');
+  const endedIds = statuses.filter((status) => classifyStatus(status.status) !== 'processing').map((status) => status.id);
+  const ended = await Promise.all(endedIds.map((id) => getMedia(id, undefined, options)));
+  return { asked: [...ids], statuses: running, ended };
+}

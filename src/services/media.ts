@@ -10,7 +10,7 @@ import {
 } from '@/services/schemas/media';
 import { STATUS_BATCH_MAX_IDS } from '@/config/limits';
 import { JOB_TEXTS } from '@/config/job-texts';
-import { ApiError } from '@/services/api-error';
+import { ApiError, statusOf } from '@/services/api-error';
 import type { FileUrl, Media, ProcessingStatus } from '@/services/schemas/media';
 import type { ShareRequest } from '@/services/schemas/content';
 import { apiDelete, apiGet, apiPostMultipart, apiPutJson, apiPutMultipart, uploadFraction } from '@/services/http';
@@ -124,6 +124,19 @@ export const getProcessingStatus = (id: string, options: CallOptions = {}): Prom
     pollsQueued = true;
     queueMicrotask(sendWaitingPolls);
   });
+
+/**
+ * Several jobs' processing-status at once (the History page's live rows): the polls go out
+ * together, so they are one request (GET media/processing-status?ids=…, at most
+ * STATUS_BATCH_MAX_IDS ids each; SPEC's own call for one job). A job the server no longer knows
+ * (deleted meanwhile) is left out; any other failure fails the whole read.
+ */
+export async function getProcessingStatuses(ids: readonly string[], options: CallOptions = {}): Promise<ProcessingStatus[]> {
+  const answers = await Promise.allSettled(ids.map((id) => getProcessingStatus(id, options)));
+  const failure = answers.find((answer) => answer.status === 'rejected' && statusOf(answer.reason) !== 404);
+  if (failure?.status === 'rejected') throw failure.reason;
+  return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+}
 
 /** GET media?tool=&limit= (Kinora's): the caller's own media, newest first. */
 export const listMedia = async (query: ListMediaQuery = {}, options: CallOptions = {}): Promise<Media[]> =>

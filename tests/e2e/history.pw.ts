@@ -8,7 +8,8 @@ import { balance, watchPageErrors } from './helpers/ui';
  * Jobs from any device (issue 21 item 1) on `npm start`'s stack: a job started in one browser is
  * followed and cancelled from a second one signed in as the same person, and the History page
  * searches the person's jobs, shows a job's exact parameters, runs it again and remixes it; the
- * finished jobs are in the Library (issue 21 item 7), kept in a folder and opened from History.
+ * finished jobs are in the Library (issue 21 item 7), kept in a folder and opened from History;
+ * History follows a job it lists, started in the other browser, from running to cancelled.
  */
 
 async function startTextToImage(page: Page, prompt: string): Promise<void> {
@@ -78,6 +79,7 @@ test('a job followed and cancelled from a second browser; History searches, re-r
   await expect(row.getByRole('cell').nth(3)).toHaveText(/^\d+$/);
   await row.getByRole('button', { name: 'Vary the Text to Image job: the same settings with a new seed' }).click();
   await expect(balance(page)).toHaveText('92 credits');
+
   await jobsButton(page).click();
   await expect(jobsDrawer(page).getByRole('listitem').filter({ hasText: 'Text to Image' })).toHaveCount(3);
   await page.keyboard.press('Escape');
@@ -118,6 +120,27 @@ test('a job followed and cancelled from a second browser; History searches, re-r
   const opened = results.locator('article[aria-current="true"]');
   await expect(opened).toHaveAccessibleName(`Text to Image: ${prompt}`);
   await expect(opened).toBeFocused();
+
+  // History follows its live rows: a long job started in the second browser is listed running in
+  // the first one's History, and turns cancelled there, without a reload, once the second browser
+  // cancels it ([slow]: the stand-in takes ten times as long, so it is still running when seen).
+  const slow = `[slow] ${prompt} by the mill`;
+  await startTextToImage(second, slow);
+  await expect(balance(second)).toHaveText('88 credits');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Job history' }).click();
+  await page.getByRole('searchbox', { name: 'Prompt text' }).fill('by the mill');
+  await expect(jobs.getByRole('row')).toHaveCount(2);
+  const live = jobs.getByRole('row').nth(1);
+  await expect(live.getByRole('cell').nth(1)).toHaveText(/^(Queued|Running)/);
+  await jobsButton(second).click();
+  await jobsDrawer(second).getByRole('listitem').filter({ has: second.getByRole('button', { name: 'Cancel' }) }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(live.getByRole('cell').nth(1)).toHaveText('Cancelled');
+  await expect(jobs.getByRole('row')).toHaveCount(2);
+  // A finished run shows its picture with its seed in the row.
+  await page.getByRole('searchbox', { name: 'Prompt text' }).fill(prompt.split(' ').slice(-2).join(' '));
+  const finished = jobs.getByRole('row').filter({ hasText: 'Succeeded' }).first();
+  await expect(finished.getByRole('group', { name: 'Pictures of the Text to Image job' }).getByRole('button')).toHaveAccessibleName(/^Picture 1 of 1, seed \d+$/);
 
   expect(errors).toEqual([]);
   expect(secondErrors).toEqual([]);

@@ -372,7 +372,9 @@ function pollOnce(mediaId: string) {
     }
   }
   const { id, status, progress, items, updated_at } = media;
-  return { id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at };
+  // Issue 21 item 2: held, and a waiting job's place (as GET media last gave it; none once started).
+  const queue_position = status === 'queue_source' ? (media.queue_position ?? null) : null;
+  return { id, status, progress, items: items.map((item) => ({ status: item.status })), updated_at, held: media.held ?? false, queue_position };
 }
 
 export const mediaHandlers = [

@@ -231,6 +231,17 @@ describe('the History page', () => {
         return undefined;
       }),
     );
+    // The History page's live read finds it as the server now has it, still waiting (this fake does not start it).
+    const asStored = (id: string) => {
+      const record = fakeMedia.media.get(id);
+      return record && { id, status: record.status, progress: 0, items: [], updated_at: record.updated_at, held: record.held ?? false, queue_position: record.queue_position ?? null };
+    };
+    server.use(
+      http.get(`${API}/media/:id/processing-status`, ({ params }) => answer(asStored(String(params.id)))),
+      http.get(`${API}/media/processing-status`, ({ request }) =>
+        answer({ items: (new URL(request.url).searchParams.get('ids') ?? '').split(',').flatMap((id) => asStored(id) ?? []) }),
+      ),
+    );
     const calls: string[] = [];
     const edits: { body: unknown; key: string | null }[] = [];
     const change = (record: FakeMediaRecord, changes: Partial<FakeMediaRecord>) => answer(Object.assign(record, changes));
@@ -285,6 +296,75 @@ describe('the History page', () => {
     );
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Hold Text to Image' })).not.toBeInTheDocument());
     expect(calls).toEqual(['hold', 'resume', 'run-next']);
+  });
+
+  it('follows a waiting job live: its place, its progress, then finished with every picture and its cost, without loading the list again', async () => {
+    // A run of three pictures (issue 21 item 7), waiting second in the queue; an older page follows.
+    pastJob(2, {
+      status: 'queue_source',
+      progress: 0,
+      option: 'Seedream',
+      cost: 12,
+      seed: 500,
+      queue_position: 2,
+      args: { prompt: 'three paper boats', option: 'Seedream', num_images: 3 },
+    });
+    pastJob(1);
+    const history = historyServer({ first: { ids: ['past-2'], next: 'k1' }, k1: { ids: ['past-1'], next: null } });
+    // Only the History page follows it here (the jobs registry's polls would move it on too).
+    server.use(
+      http.get(`${API}/media`, ({ request }) => {
+        if (new URL(request.url).searchParams.get('status') === 'live') return answer({ items: [], next_start_keys: null });
+        return undefined;
+      }),
+    );
+    await openHistory();
+    const rows = () => within(table()).getAllByRole('row');
+    expect(await within(await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD)).findByText('2nd in your queue')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+
+    // Read again every few seconds in one request for the live rows: it runs, then it is done.
+    expect(await within(table()).findByRole('progressbar', { name: 'Progress of the Text to Image job' }, { timeout: 8000 })).toBeInTheDocument();
+    const pictures = await within(table()).findByRole('group', { name: 'Pictures of the Text to Image job' }, { timeout: 8000 });
+    expect(rows()[1]).toHaveTextContent('Succeeded');
+    expect(rows()[1]).toHaveTextContent('12 credits');
+    expect(within(table()).queryByText(/in your queue/)).not.toBeInTheDocument();
+    expect(within(table()).queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(within(pictures).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Picture 1 of 3, seed 500',
+      'Picture 2 of 3, seed 501',
+      'Picture 3 of 3, seed 502',
+    ]);
+    // The list was read once and its next page once: the second page is still shown.
+    expect(history.queries.map((query) => query.get('next_start_keys'))).toEqual([null, 'k1']);
+    expect(rows()).toHaveLength(3);
+    expect(fakeMedia.calls.filter((call) => call.includes('processing-status'))).not.toHaveLength(0);
+    expect(fakeMedia.calls.some((call) => call === 'GET media/past-1/processing-status')).toBe(false);
+  }, 20_000);
+
+  it('shows every picture of a run with its seed on focus, each opening the lightbox', async () => {
+    pastJob(1, { seed: 41, args: { prompt: 'two kites', option: 'Flux1.1Pro', num_images: 2 } });
+    const record = fakeMedia.media.get('past-1')!;
+    record.items = [0, 1].map((index) => ({
+      type: 'image' as const,
+      status: 'success' as const,
+      url: `http://localhost/files/kite-${index + 1}.png`,
+      thumbnail_url: `http://localhost/files/kite-${index + 1}-small.jpg`,
+      file_id: `kite-${index + 1}`,
+      seed: 41 + index,
+    }));
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    await openHistory();
+    const pictures = await screen.findByRole('group', { name: 'Pictures of the Text to Image job' }, PAGE_LOAD);
+    const [first, second] = within(pictures).getAllByRole('button');
+    expect(first).toHaveAccessibleName('Picture 1 of 2, seed 41');
+    // Keyboard: Tab reaches each picture, and its seed shows as it is focused.
+    second!.focus();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Seed 42');
+    await user.keyboard('{Enter}');
+    const lightbox = await screen.findByRole('dialog');
+    expect(within(lightbox).getByRole('img')).toHaveAttribute('src', 'http://localhost/files/kite-2.png');
   });
 
   it('asks a signed-out visitor to sign in, and asks the server nothing', async () => {

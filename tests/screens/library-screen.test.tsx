@@ -245,6 +245,68 @@ describe('the Library page', () => {
     await waitFor(() => expect(cards()).toHaveLength(2));
   });
 
+  it('shows each picture of a run of several as its own card with its own seed; Show in History goes to the run, folders keep the run whole', async () => {
+    const run = result(2, {
+      seed: 70,
+      args: { prompt: 'three lanterns', num_images: 3 },
+      items: [1, 2, 3].map((n) => ({
+        type: 'image' as const,
+        status: 'success' as const,
+        url: `http://localhost/api/files/lantern-${n}`,
+        thumbnail_url: `http://localhost/api/files/lantern-${n}-small`,
+        file_id: `lantern-${n}`,
+        seed: 69 + n,
+      })),
+    });
+    libraryServer([run, result(1)]);
+    await openLibrary();
+    await screen.findByRole('list', { name: 'Your results' }, PAGE_LOAD);
+    expect(cards().map((entry) => entry.getAttribute('aria-label'))).toEqual([
+      'Text to Image: three lanterns (picture 1 of 3)',
+      'Text to Image: three lanterns (picture 2 of 3)',
+      'Text to Image: three lanterns (picture 3 of 3)',
+      'Text to Image: a red fox number 1',
+    ]);
+    const second = card('Text to Image: three lanterns (picture 2 of 3)');
+    expect(second).toHaveTextContent('Picture 2 of 3');
+    expect(second).toHaveTextContent('Seed 71');
+    expect(within(second).getByRole('img')).toHaveAttribute('src', 'http://localhost/api/files/lantern-2-small');
+    expect(within(second).getByRole('link', { name: /^Download / })).toHaveAttribute('href', 'http://localhost/api/files/lantern-2');
+    expect(within(second).getByRole('link', { name: /^Show .+ in History$/ })).toHaveAttribute('href', '/history?job=r2');
+    expect(card('Text to Image: three lanterns (picture 3 of 3)')).toHaveTextContent('Seed 72');
+
+    // Its lightbox opens at that picture and pages through all of them.
+    await user.click(within(second).getByRole('button', { name: /^View .+ larger$/ }));
+    expect(within(await screen.findByRole('dialog')).getByRole('img')).toHaveAttribute('src', 'http://localhost/api/files/lantern-2');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // A folder holds the run: put in from one picture's card, every picture of it is in the folder.
+    const nav = screen.getByRole('navigation', { name: 'Folders' });
+    await user.click(within(nav).getByRole('button', { name: 'New folder' }));
+    const create = await screen.findByRole('dialog', { name: 'New folder' });
+    await user.type(within(create).getByRole('textbox', { name: 'Folder name' }), 'Lanterns{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(within(second).getByRole('button', { name: /^Folders of / }));
+    expect(await screen.findByText('Folders keep the whole run: its 3 pictures go in and out together.')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Lanterns' }));
+    await waitFor(() => expect(card('Text to Image: three lanterns (picture 1 of 3)')).toHaveTextContent('In 1 folder'));
+    expect(card('Text to Image: three lanterns (picture 3 of 3)')).toHaveTextContent('In 1 folder');
+    expect(card('Text to Image: a red fox number 1')).not.toHaveTextContent('In 1 folder');
+  });
+
+  it('?item= of a run of several pictures outlines and focuses its first picture', async () => {
+    const run = result(1, {
+      args: { prompt: 'two moons', num_images: 2 },
+      items: [1, 2].map((n) => ({ type: 'image' as const, status: 'success' as const, url: `http://localhost/api/files/moon-${n}`, thumbnail_url: null, file_id: `moon-${n}`, seed: n })),
+    });
+    libraryServer([run]);
+    await openLibrary('/library?item=r1');
+    await waitFor(() => expect(card('Text to Image: two moons (picture 1 of 2)')).toHaveAttribute('aria-current', 'true'), PAGE_LOAD);
+    expect(card('Text to Image: two moons (picture 1 of 2)')).toHaveFocus();
+    expect(card('Text to Image: two moons (picture 2 of 2)')).not.toHaveAttribute('aria-current');
+  });
+
   it('?item= reads on until that result is listed and brings it into view, outlined and focused', async () => {
     const { queries } = libraryServer([result(5), result(4), result(3), result(2), result(1)], { pageSize: 2 });
     await openLibrary('/library?item=r1');

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/services/api-error';
 import { getAccessToken } from '@/services/auth';
 import type * as AuthModule from '@/services/auth';
-import { rerunJob, searchJobs } from '@/services/job-history';
+import { readLiveJobs, rerunJob, searchJobs } from '@/services/job-history';
 import {
   JOB_SEARCH_SORTS,
   JOB_SEARCH_SORT_LABELS,
@@ -11,7 +11,7 @@ import {
   JOB_SEARCH_STATUS_LABELS,
 } from '@/services/schemas/job-history';
 import { server } from '../msw/server';
-import { buildFinishedMedia, buildMedia } from './media.fixtures';
+import { buildFinishedMedia, buildMedia, buildStatus } from './media.fixtures';
 
 vi.mock('@/services/auth', async (importOriginal) => ({
   ...(await importOriginal<typeof AuthModule>()),
@@ -126,6 +126,38 @@ describe('rerunJob', () => {
   it('refuses an answer that is not a media item', async () => {
     server.use(http.post(`${API}/media/m1/rerun`, () => HttpResponse.json({ data: { id: 'm2' } })));
     await expect(rerunJob('m1', 'k')).rejects.toMatchObject({ kind: 'parse' });
+  });
+});
+
+describe('readLiveJobs', () => {
+  it('reads every live row in one batched processing-status request, and each job that ended whole', async () => {
+    const requests: string[] = [];
+    const done = buildFinishedMedia({ id: 'b', cost: 8 });
+    server.use(
+      http.get(`${API}/media/processing-status`, ({ request }) => {
+        requests.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+        return HttpResponse.json({
+          data: { items: [buildStatus({ id: 'a', status: 'queue_source', queue_position: 2, held: true }), buildStatus({ id: 'b', status: 'success_image', progress: 100 })] },
+        });
+      }),
+      http.get(`${API}/media/:id`, ({ request, params }) => {
+        requests.push(`${request.method} ${new URL(request.url).pathname}`);
+        return params.id === 'b' ? HttpResponse.json({ data: done }) : HttpResponse.json({ detail: 'Not found' }, { status: 404 });
+      }),
+    );
+    const read = await readLiveJobs(['a', 'b', 'gone']);
+    expect(requests).toEqual(['GET /api/media/processing-status?ids=a,b,gone', 'GET /api/media/b']);
+    // A job the server did not list (deleted meanwhile) is in neither list.
+    expect(read).toEqual({
+      asked: ['a', 'b', 'gone'],
+      statuses: [expect.objectContaining({ id: 'a', status: 'queue_source', queue_position: 2, held: true })],
+      ended: [done],
+    });
+  });
+
+  it('fails the whole read when the status request fails (the poller backs off)', async () => {
+    server.use(http.get(`${API}/media/processing-status`, () => HttpResponse.json({ detail: 'Busy' }, { status: 503 })));
+    await expect(readLiveJobs(['a', 'b'])).rejects.toBeInstanceOf(ApiError);
   });
 });
 

@@ -1,14 +1,21 @@
-import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import type { ActorRefFrom } from 'xstate';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { randomSeed } from '@/lib/seed';
 import { errorMessageOf } from '@/services/api-error';
 import { rerunJob, searchJobs } from '@/services/job-history';
 import type { JobSearch } from '@/services/job-history';
-import { JOB_SEARCH_DEFAULT_SORT } from '@/services/schemas/job-history';
-import type { JobSearchSort, JobSearchStatus } from '@/services/schemas/job-history';
 import type { Media } from '@/services/schemas/media';
+import { isPageHidden } from '@/lib/page-hidden';
 import type { jobsMachine } from '@/machines/jobs/jobs.machine';
+import {
+  changedFilters,
+  EMPTY_HISTORY_FILTERS,
+  jobSearchOf,
+  type HistoryFilterChange,
+  type HistoryFilters,
+} from '@/machines/job-history/job-history.filters';
+import { historyLiveMachine, liveIdsOf, mergeLiveRead, type HistoryLiveEmitted } from '@/machines/job-history/history-live.machine';
 
 // Screens may not import services; they get these from here.
 export type { Media } from '@/services/schemas/media';
@@ -19,79 +26,21 @@ export {
   JOB_SEARCH_STATUS_LABELS,
   JOB_SEARCH_STATUSES,
 } from '@/services/schemas/job-history';
+export {
+  EMPTY_HISTORY_FILTERS,
+  filtersAreEmpty,
+  HISTORY_PAGE_SIZE,
+  jobSearchOf,
+  type HistoryFilterChange,
+  type HistoryFilters,
+} from '@/machines/job-history/job-history.filters';
 
 /** How long the prompt-text search waits after the last keystroke before it asks the server. */
 export const HISTORY_SEARCH_DEBOUNCE_MS = 400;
-/** Jobs per page of the History page. */
-export const HISTORY_PAGE_SIZE = 20;
 /** `?job={id}`: the most pages read looking for that job (HISTORY_PAGE_SIZE each) before saying it was not found. */
 export const HISTORY_SEEK_PAGES_MAX = 20;
 
 type JobsRef = ActorRefFrom<typeof jobsMachine>;
-
-/**
- * The History page's filters as the person set them. Empty means "any": null for a choice, ''
- * for a text. Dates are days (`YYYY-MM-DD`); `to` includes its whole day.
- */
-export interface HistoryFilters {
-  tool: string | null;
-  option: string | null;
-  status: JobSearchStatus | null;
-  /** The prompt text as typed (applied after HISTORY_SEARCH_DEBOUNCE_MS). */
-  q: string;
-  seed: string;
-  costMin: number | null;
-  costMax: number | null;
-  from: string | null;
-  to: string | null;
-  sort: JobSearchSort;
-}
-
-export const EMPTY_HISTORY_FILTERS: HistoryFilters = {
-  tool: null,
-  option: null,
-  status: null,
-  q: '',
-  seed: '',
-  costMin: null,
-  costMax: null,
-  from: null,
-  to: null,
-  sort: JOB_SEARCH_DEFAULT_SORT,
-};
-
-/** Every filter but the sort is at its "any" value (the list is then everything the person ran). */
-export const filtersAreEmpty = (filters: HistoryFilters): boolean =>
-  filters.tool === null &&
-  filters.option === null &&
-  filters.status === null &&
-  filters.q.trim() === '' &&
-  filters.seed.trim() === '' &&
-  filters.costMin === null &&
-  filters.costMax === null &&
-  filters.from === null &&
-  filters.to === null;
-
-/** The search GET media is asked: only the filters that are set (dates as days; `to` includes its day). */
-export function jobSearchOf(filters: HistoryFilters, nextStartKeys: string | null = null): JobSearch {
-  const search: JobSearch = { sort: filters.sort, limit: HISTORY_PAGE_SIZE };
-  if (filters.tool) search.tool = filters.tool;
-  if (filters.option) search.option = filters.option;
-  if (filters.status) search.status = filters.status;
-  const q = filters.q.trim();
-  if (q) search.q = q;
-  const seed = filters.seed.trim();
-  if (seed) search.seed = seed;
-  if (filters.costMin !== null) search.costMin = filters.costMin;
-  if (filters.costMax !== null) search.costMax = filters.costMax;
-  if (filters.from) search.from = filters.from;
-  if (filters.to) search.to = filters.to;
-  if (nextStartKeys) search.nextStartKeys = nextStartKeys;
-  return search;
-}
-
-/** What a filter change sets; the model is cleared with a new tool (it belongs to the tool). */
-export type HistoryFilterChange = Partial<Omit<HistoryFilters, 'q'>>;
 
 export interface JobHistoryInput {
   /** The app's jobs registry: a re-run job is handed to it (`jobs.track`) to be followed. */
@@ -141,7 +90,9 @@ export type JobHistoryEvent =
   /** The same job with a new seed (image jobs that recorded one). */
   | { type: 'history.vary'; mediaId: string }
   | { type: 'history.dismissRerun' }
-  | { type: 'history.dismissFocus' };
+  | { type: 'history.dismissFocus' }
+  /** The live rows read again by the `historyLive` child. */
+  | HistoryLiveEmitted;
 
 interface PageAnswer {
   items: Media[];
@@ -164,12 +115,6 @@ const settledFocus = (focus: JobHistoryContext['focus'], items: Media[]): JobHis
 const stopSeeking = (focus: JobHistoryContext['focus']): JobHistoryContext['focus'] =>
   focus.state === 'seeking' ? { ...focus, state: 'none' } : focus;
 
-const changed = (filters: HistoryFilters, change: HistoryFilterChange): HistoryFilters => {
-  const next = { ...filters, ...change };
-  if (change.tool !== undefined && change.tool !== filters.tool && change.option === undefined) next.option = null;
-  return next;
-};
-
 /**
  * The History page (issue 21 item 1): the person's jobs from the server, whichever device ran
  * them. Two regions:
@@ -181,6 +126,9 @@ const changed = (filters: HistoryFilters, change: HistoryFilterChange): HistoryF
  *   change stops looking.
  * - rerun: idle → running (POST media/{id}/rerun of an ended job, with a fresh Idempotency-Key per press) → idle,
  *   the new job handed to the jobs registry (`jobs.track`), or the server's message (SPEC §8).
+ * And a child, `historyLive` (history-live.machine.ts): while a listed job is waiting or running it
+ * reads them all again in one request per tick; its answers (`history.live`) update those rows in
+ * place, and each time the rows change it is told which are still live.
  */
 export const jobHistoryMachine = setup({
   types: {
@@ -193,6 +141,7 @@ export const jobHistoryMachine = setup({
     rerunJob: fromPromise<Media, { mediaId: string; idempotencyKey: string; seed: number | null }>(({ input, signal }) =>
       rerunJob(input.mediaId, input.idempotencyKey, { signal, ...(input.seed === null ? {} : { seed: input.seed }) }),
     ),
+    historyLive: historyLiveMachine,
   },
   delays: {
     searchDelay: HISTORY_SEARCH_DEBOUNCE_MS,
@@ -210,7 +159,7 @@ export const jobHistoryMachine = setup({
   actions: {
     changeFilters: assign(({ context, event }) => {
       assertEvent(event, 'history.filter');
-      const filters = changed(context.filters, event.change);
+      const filters = changedFilters(context.filters, event.change);
       return { filters, applied: filters, focus: stopSeeking(context.focus) };
     }),
     typeQuery: assign(({ context, event }) => {
@@ -254,6 +203,14 @@ export const jobHistoryMachine = setup({
     rerunFailed: assign(({ context }, params: { error: unknown }) => ({
       rerun: { ...context.rerun, mediaId: null, idempotencyKey: null, seed: null, started: null, error: errorMessageOf(params.error) },
     })),
+    /** The live rows read again: updated in place (the filters, the pages read and the scroll stay). */
+    mergeLive: assign(({ context, event }) => {
+      assertEvent(event, 'history.live');
+      return { items: mergeLiveRead(context.items, event.read) };
+    }),
+    /** The poller is told which listed rows are still waiting or running (none: it rests). */
+    watchLive: sendTo('historyLive', ({ context }) => ({ type: 'live.watch' as const, ids: liveIdsOf(context.items) })),
+    unwatchLive: sendTo('historyLive', { type: 'live.watch' as const, ids: [] }),
     dismissRerun: assign(({ context }) => ({ rerun: { ...context.rerun, lastSource: null, started: null, error: null } })),
   },
 }).createMachine({
@@ -269,6 +226,9 @@ export const jobHistoryMachine = setup({
     rerun: { mediaId: null, idempotencyKey: null, seed: null, lastSource: null, started: null, error: null },
   }),
   type: 'parallel',
+  // The rows still waiting or running follow the server live (issue 21 items 1–2).
+  invoke: { id: 'historyLive', src: 'historyLive', input: () => ({ hidden: isPageHidden() }) },
+  on: { 'history.live': { actions: ['mergeLive', 'watchLive'] } },
   states: {
     list: {
       initial: 'loading',
@@ -304,6 +264,7 @@ export const jobHistoryMachine = setup({
         },
         /** `?job=` not found yet: the next page is read too, and added to the list. */
         seeking: {
+          entry: 'watchLive',
           invoke: {
             src: 'loadPage',
             input: ({ context }) => ({ search: jobSearchOf(context.applied, context.nextStartKeys) }),
@@ -322,12 +283,13 @@ export const jobHistoryMachine = setup({
           },
         },
         ready: {
+          entry: 'watchLive',
           on: {
             'history.loadMore': { guard: 'hasMore', target: 'loadingMore', actions: 'clearError' },
           },
         },
         /** The first page came back with nothing: no jobs (or none matching the filters). */
-        empty: {},
+        empty: { entry: 'watchLive' },
         loadingMore: {
           invoke: {
             src: 'loadPage',
@@ -338,6 +300,7 @@ export const jobHistoryMachine = setup({
           },
         },
         failed: {
+          entry: 'unwatchLive',
           on: { 'history.retry': { target: 'loading', actions: 'clearError' } },
         },
         /** Typing the prompt text: the search starts once the typing pauses. */

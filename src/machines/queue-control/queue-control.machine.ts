@@ -22,14 +22,20 @@ export interface QueueControlContext {
   error: string | null;
 }
 
-export type QueueControlEvent = QueueRequestEvent<'queue'> | { type: 'queue.dismissError' };
+export type QueueControlEvent =
+  | QueueRequestEvent<'queue'>
+  | { type: 'queue.dismissError' }
+  /** The job as the History page's live read found it (its place, held): taken while no call is on its way. */
+  | { type: 'queue.sync'; media: Media };
 
 /**
  * Hold, resume, run next and edit of one waiting job outside the jobs panel (a History row; issue
  * 21 item 2): idle ⇄ requesting (the one call) → idle with the job as answered, or with the
  * spec-style message. A 409 means the job started (or ended) meanwhile: it is read again
  * (refreshing), so the row shows what it is now. Each event is taken only where it applies (a
- * held job resumes, a waiting one holds…), so `snapshot.can` gates the buttons.
+ * held job resumes, a waiting one holds…), so `snapshot.can` gates the buttons. While idle it
+ * takes the job as the History page's live read has it (`queue.sync`); a call on its way answers
+ * newer than that, so it is not taken then.
  */
 export const queueControlMachine = setup({
   types: {
@@ -52,6 +58,7 @@ export const queueControlMachine = setup({
     storeMedia: assign((_, params: { media: Media }) => ({ media: params.media, request: null })),
     setError: assign(({ context }, params: { error: unknown }) => ({ error: queueFailure(context.request, params.error), request: null })),
     dismissError: assign({ error: null }),
+    sync: assign(({ event }) => (event.type === 'queue.sync' ? { media: event.media } : {})),
   },
 }).createMachine({
   id: 'queueControl',
@@ -65,6 +72,7 @@ export const queueControlMachine = setup({
         'queue.resume': { guard: 'held', target: 'requesting', actions: 'startRequest' },
         'queue.edit': { guard: 'editable', target: 'requesting', actions: 'startRequest' },
         'queue.dismissError': { actions: 'dismissError' },
+        'queue.sync': { actions: 'sync' },
       },
     },
     requesting: {

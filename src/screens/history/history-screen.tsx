@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Container, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Container, Group, Paper, Progress, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
@@ -10,6 +10,7 @@ import { SessionActorContext } from '@/components/session/session-context';
 import { HISTORY_TEXTS } from '@/config/history-texts';
 import { QUEUE_TEXTS } from '@/config/queue-texts';
 import { EditQueuedJobModal } from '@/components/jobs/edit-queued-job-modal';
+import { ResultLightboxProvider } from '@/components/media/result-lightbox';
 import { QueueControls } from '@/components/jobs/queue-controls';
 import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
 import { LIBRARY_TEXTS } from '@/config/library-texts';
@@ -36,7 +37,18 @@ import { selectQueueActions, selectQueueBusy, selectQueueError, selectQueueMedia
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { HistoryFilters } from '@/screens/history/history-filters';
 import { JobParametersModal } from '@/screens/history/job-parameters-modal';
-import { inspectPath, modelLabel, promptOf, remixPath, seedOf, shortened, STATUS_COLORS, statusOf } from '@/screens/history/history-view';
+import { RunPictures } from '@/screens/history/history-pictures';
+import {
+  historyLightboxPicturesOf,
+  inspectPath,
+  modelLabel,
+  promptOf,
+  remixPath,
+  seedOf,
+  shortened,
+  STATUS_COLORS,
+  statusOf,
+} from '@/screens/history/history-view';
 
 type HistoryRef = ActorRefFrom<typeof jobHistoryMachine>;
 
@@ -57,8 +69,8 @@ interface HistoryRowProps {
 /** One job of the list: what it was, how it went, and what can be done with it. */
 function HistoryRow(props: HistoryRowProps) {
   // A job still waiting may be held, resumed, run next or edited (issue 21 item 2): its own
-  // machine, made afresh when the list brings a newer answer for it.
-  if (props.media.status === WAITING_STATUS) return <WaitingHistoryRow key={props.media.updated_at} {...props} />;
+  // machine, told of each newer answer the list's live read brings for it.
+  if (props.media.status === WAITING_STATUS) return <WaitingHistoryRow {...props} />;
   return <HistoryRowView {...props} />;
 }
 
@@ -71,6 +83,10 @@ function WaitingHistoryRow({ media: listed, ...props }: HistoryRowProps) {
   const actions = useSelector(queue, selectQueueActions, shallowEqual);
   const [editing, setEditing] = useState(false);
   const tool = jobToolOf(media.tool).title;
+  // The row follows the job live (its place, held): the machine takes each newer read while idle.
+  useEffect(() => {
+    queue.send({ type: 'queue.sync', media: listed });
+  }, [queue, listed]);
   return (
     <HistoryRowView
       {...props}
@@ -132,11 +148,17 @@ function HistoryRowView({ history, media, focused, onShowParameters, queue }: Hi
         <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none', overflow: 'visible' }}>
           {media.held && status === 'live' ? QUEUE_TEXTS.heldPhase : JOB_SEARCH_STATUS_LABELS[status]}
         </Badge>
+        {status === 'live' && media.status !== WAITING_STATUS && (
+          <Progress value={media.progress} size="sm" mt={6} aria-label={HISTORY_TEXTS.progressOf(tool)} />
+        )}
       </Table.Td>
       <Table.Td title={prompt ?? undefined}>{prompt ? shortened(prompt) : HISTORY_TEXTS.noPrompt}</Table.Td>
       <Table.Td>{seedOf(media) ?? HISTORY_TEXTS.noPrompt}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{HISTORY_TEXTS.cost(media.cost, media.refunded)}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(media.created_at)}</Table.Td>
+      <Table.Td>
+        <RunPictures media={media} tool={tool} />
+      </Table.Td>
       <Table.Td>
         <Stack gap={4}>
           {queue}
@@ -249,28 +271,32 @@ function HistoryList({ history }: { history: HistoryRef }) {
   }
   return (
     <Stack gap="sm">
-      {/* Wide enough for every action of a row on one line; narrower screens scroll it sideways. */}
-      <Table.ScrollContainer minWidth={1240}>
-        <Table striped highlightOnHover aria-label={HISTORY_TEXTS.tableLabel}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{COLUMNS.tool}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.model}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.status}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.prompt}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.seed}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.cost}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.created}</Table.Th>
-              <Table.Th scope="col">{COLUMNS.actions}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((media) => (
-              <HistoryRow key={media.id} history={history} media={media} focused={media.id === focusedId} onShowParameters={setShown} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {/* The runs' pictures open in one lightbox over the page. */}
+      <ResultLightboxProvider pictures={historyLightboxPicturesOf(items)}>
+        {/* Wide enough for every action of a row on one line; narrower screens scroll it sideways. */}
+        <Table.ScrollContainer minWidth={1420}>
+          <Table striped highlightOnHover aria-label={HISTORY_TEXTS.tableLabel}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{COLUMNS.tool}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.model}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.status}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.prompt}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.seed}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.cost}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.created}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.result}</Table.Th>
+                <Table.Th scope="col">{COLUMNS.actions}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((media) => (
+                <HistoryRow key={media.id} history={history} media={media} focused={media.id === focusedId} onShowParameters={setShown} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </ResultLightboxProvider>
       {error && (
         <Text c="red" size="sm" role="alert">
           {HISTORY_TEXTS.moreFailed} {error}

@@ -1,3 +1,5 @@
+import { shownResults, type ShownResult } from '@/components/media/media-result-card';
+import { lightboxPictureId, type LightboxPicture } from '@/components/media/result-lightbox';
 import type { ModelOption } from '@/config/asset-tools';
 import { JOB_TOOLS, jobToolOf } from '@/config/job-tools';
 import type { VideoMotionModel } from '@/config/motion-models';
@@ -93,3 +95,21 @@ export const STATUS_COLORS: Readonly<Record<JobSearchStatus, string>> = {
   nsfw: 'orange',
   cancelled: 'gray',
 };
+
+/**
+ * A finished run's pictures (issue 21 item 7: 1–4 per run, one result item each, each with its own
+ * seed), in order; none for a job still running, a failed one, or a video or a sound.
+ */
+export const runPicturesOf = (media: Media): ShownResult[] =>
+  media.kind === 'image' && statusOf(media) === 'succeeded' ? shownResults(media).filter((result) => result.url !== '') : [];
+
+/** The pictures of the listed runs, in the list's order, for one lightbox over the page. */
+export const historyLightboxPicturesOf = (items: readonly Media[]): LightboxPicture[] =>
+  items.flatMap((media) =>
+    runPicturesOf(media).map((picture) => ({
+      id: lightboxPictureId(media.id, picture.label),
+      url: picture.url,
+      label: picture.label,
+      alt: promptOf(media) ? `${picture.label}: ${promptOf(media) ?? ''}` : picture.label,
+    })),
+  );

@@ -18,7 +18,7 @@ import {
 } from '@/machines/library/library.selectors';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { selectBroken, selectFileUrl, selectThumbnailUrl } from '@/machines/result-file/result-file.selectors';
-import { cardNameOf, filesOf, promptOf, toolTitleOf } from '@/screens/library/library-view';
+import { cardNameOf, filesOf, promptOf, toolTitleOf, type LibraryCardEntry } from '@/screens/library/library-view';
 
 const PREVIEW_HEIGHT = 200;
 
@@ -99,7 +99,7 @@ function CoverAndDownload({ item, cover, name, children }: { item: LibraryItem; 
 }
 
 /** "Folders": a checkbox per folder, checked for those the result is in; a change is one call. */
-function FolderChoice({ item, folders, name }: { item: LibraryItem; folders: LibraryFoldersRef; name: string }) {
+function FolderChoice({ item, folders, name, pictures }: { item: LibraryItem; folders: LibraryFoldersRef; name: string; pictures: number }) {
   const list = useSelector(folders, selectFolders);
   const canChange = useSelector(folders, selectCanChangeFolders);
   const pending = useSelector(folders, selectMembershipPending);
@@ -111,6 +111,11 @@ function FolderChoice({ item, folders, name }: { item: LibraryItem; folders: Lib
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
+        {pictures > 1 && list.length > 0 && (
+          <Text size="xs" c="dimmed" maw={220} mb="xs">
+            {LIBRARY_TEXTS.runFolders(pictures)}
+          </Text>
+        )}
         {list.length === 0 ? (
           <Text size="sm" maw={220}>
             {LIBRARY_TEXTS.noFoldersYet}
@@ -140,15 +145,30 @@ function FolderChoice({ item, folders, name }: { item: LibraryItem; folders: Lib
   );
 }
 
-/** What made the result, when, its folders, and its actions. */
-function CardDetails({ item, files, name, folders, download }: { item: LibraryItem; files: number; name: string; folders: LibraryFoldersRef | null; download: ReactNode }) {
+interface CardDetailsProps {
+  entry: LibraryCardEntry;
+  name: string;
+  folders: LibraryFoldersRef | null;
+  download: ReactNode;
+}
+
+/** What made the result (a run's picture: which one, and its seed), when, its folders, and its actions. */
+function CardDetails({ entry, name, folders, download }: CardDetailsProps) {
+  const { item, index, count } = entry;
   const prompt = promptOf(item);
+  const files = count > 1 ? 0 : filesOf(item).length;
+  const seed = entry.file?.seed ?? null;
   return (
     <>
       <Group justify="space-between" gap={4} wrap="nowrap">
         <Text size="sm" fw={600} truncate="end">
           {toolTitleOf(item)}
         </Text>
+        {count > 1 && (
+          <Badge size="sm" variant="light" style={{ flexShrink: 0, textTransform: 'none' }}>
+            {LIBRARY_TEXTS.pictureOf(index, count)}
+          </Badge>
+        )}
         {files > 1 && (
           <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
             {LIBRARY_TEXTS.moreFiles(files)}
@@ -161,6 +181,7 @@ function CardDetails({ item, files, name, folders, download }: { item: LibraryIt
       <Group justify="space-between" gap={4}>
         <Text size="xs" c="dimmed">
           {formatDateTime(item.created_at)}
+          {seed !== null && ` · ${LIBRARY_TEXTS.seed(seed)}`}
         </Text>
         {item.folder_ids.length > 0 && (
           <Text size="xs" c="dimmed">
@@ -173,26 +194,27 @@ function CardDetails({ item, files, name, folders, download }: { item: LibraryIt
         <Anchor component={Link} to={ROUTES.historyJob(item.id)} size="sm" aria-label={LIBRARY_TEXTS.showInHistoryLabel(name)}>
           {LIBRARY_TEXTS.showInHistory}
         </Anchor>
-        {folders && <FolderChoice item={item} folders={folders} name={name} />}
+        {folders && <FolderChoice item={item} folders={folders} name={name} pictures={count} />}
       </Group>
     </>
   );
 }
 
 interface LibraryCardProps {
-  item: LibraryItem;
+  /** The result, or one picture of a run of several, with the file it shows. */
+  entry: LibraryCardEntry;
   /** `?item=` named it: brought into view, focused and outlined. */
   focused: boolean;
   /** The folders child; null for the guest (no folders). */
   folders: LibraryFoldersRef | null;
 }
 
-/** One finished result: its preview (opening the lightbox for a picture), what made it, and its actions. */
-export function LibraryCard({ item, focused, folders }: LibraryCardProps) {
+/** One finished result (or one picture of a run): its preview (opening the lightbox for a picture), what made it, and its actions. */
+export function LibraryCard({ entry, focused, folders }: LibraryCardProps) {
   const ref = useRef<HTMLElement>(null);
-  const name = cardNameOf(item);
-  const files = filesOf(item);
-  const cover = files[0];
+  const { item } = entry;
+  const name = cardNameOf(item, entry);
+  const cover = entry.file;
   useEffect(() => {
     if (!focused) return;
     ref.current?.scrollIntoView({ block: 'center' });
@@ -213,12 +235,12 @@ export function LibraryCard({ item, focused, folders }: LibraryCardProps) {
       <Stack gap="xs">
         {cover ? (
           <CoverAndDownload item={item} cover={cover} name={name}>
-            {(download) => <CardDetails item={item} files={files.length} name={name} folders={folders} download={download} />}
+            {(download) => <CardDetails entry={entry} name={name} folders={folders} download={download} />}
           </CoverAndDownload>
         ) : (
           <>
             <Box h={PREVIEW_HEIGHT} />
-            <CardDetails item={item} files={0} name={name} folders={folders} download={null} />
+            <CardDetails entry={entry} name={name} folders={folders} download={null} />
           </>
         )}
       </Stack>

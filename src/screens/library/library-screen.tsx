@@ -25,7 +25,7 @@ import {
 import { selectCurrentUserId, selectIsGuest, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { LibraryCard } from '@/screens/library/library-card';
 import { FolderHeader, LibraryFolders } from '@/screens/library/library-folders';
-import { lightboxPicturesOf } from '@/screens/library/library-view';
+import { libraryCardsOf, lightboxPicturesOf } from '@/screens/library/library-view';
 
 type LibraryRef = ActorRefFrom<typeof libraryMachine>;
 
@@ -119,9 +119,10 @@ function LibraryGrid({ library }: { library: LibraryRef }) {
     <Stack gap="sm">
       <ResultLightboxProvider pictures={lightboxPicturesOf(items)}>
         <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} role="list" aria-label={LIBRARY_TEXTS.gridLabel}>
-          {items.map((item) => (
-            <div role="listitem" key={item.id}>
-              <LibraryCard item={item} focused={item.id === focusedId} folders={folders} />
+          {libraryCardsOf(items).map((entry) => (
+            <div role="listitem" key={entry.key}>
+              {/* `?item=` outlines a run's first picture. */}
+              <LibraryCard entry={entry} focused={entry.item.id === focusedId && entry.index === 1} folders={folders} />
             </div>
           ))}
         </SimpleGrid>

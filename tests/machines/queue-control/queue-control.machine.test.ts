@@ -97,4 +97,19 @@ describe('queue control', () => {
     actor.send({ type: 'queue.dismissError' });
     expect(selectQueueError(actor.getSnapshot())).toBeNull();
   });
+
+  it('takes the job as the History page’s live read found it while idle, not while a call is on its way', async () => {
+    let answer: (media: Media) => void = () => undefined;
+    const { actor } = startControl(waiting, () => new Promise<Media>((resolve) => (answer = resolve)));
+    actor.send({ type: 'queue.sync', media: buildMedia({ id: 'job-9', status: 'queue_source', queue_position: 1 }) });
+    expect(selectQueueMedia(actor.getSnapshot())).toMatchObject({ queue_position: 1 });
+
+    actor.send({ type: 'queue.hold' });
+    // A read sent before the hold arrived would undo it: the call's answer is the newer one.
+    actor.send({ type: 'queue.sync', media: buildMedia({ id: 'job-9', status: 'queue_source', queue_position: 1, held: false }) });
+    answer(buildMedia({ id: 'job-9', status: 'queue_source', held: true, queue_position: null }));
+    await flush();
+    expect(selectQueueMedia(actor.getSnapshot())).toMatchObject({ held: true, queue_position: null });
+    expect(selectQueueActions(actor.getSnapshot())).toMatchObject({ resume: true, hold: false });
+  });
 });
