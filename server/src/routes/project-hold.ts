@@ -102,22 +102,25 @@ export async function projectHoldRoutes<Row extends { id: string }, Line extends
       user.sub,
       `${project.path}/${request.params.id}/hold`,
       async () => {
-        let wanted = { cost: 0, available: 0 };
+        let cost = 0;
         try {
           const payload = await db.transaction(async (tx) => {
             const row = await project.lock(tx, request.params.id, user.sub);
             if (!row) throw project.notFound();
             const quoted = await quoteAnswer(tx, user, row, null);
             if (quoted.total === 0) throw new HttpError(400, project.nothingToHold);
-            const current = await openHold(tx, user.sub, held);
-            wanted = { cost: quoted.cost, available: quoted.balance + (current ? holdRemaining(current) : 0) };
+            cost = quoted.cost;
             const hold = await placeHold(tx, user.sub, held, quoted.cost);
             return { ...quoted, hold: holdAnswer(hold), balance: await creditBalance(tx, user.sub) };
           });
           return { statusCode: 200, payload: ok(payload) };
         } catch (error) {
           if (!isNegativeBalance(error)) throw error;
-          throw new HttpError(402, DETAILS.notEnoughCredits(wanted.cost, wanted.available));
+          // Read after the refusal, not before the owner's lock was waited for: a project that won
+          // the race has committed its hold by now, and the message names what is really there
+          // (the free balance plus what this project already holds).
+          const current = await openHold(db, user.sub, held);
+          throw new HttpError(402, DETAILS.notEnoughCredits(cost, (await creditBalance(db, user.sub)) + (current ? holdRemaining(current) : 0)));
         }
       },
       // The answer is kept whole (no media to rebuild): a retry gets the hold as it was placed.
