@@ -55,7 +55,7 @@ export const PROJECT_HOLD_WORDS: Readonly<Record<HoldProjectKind, ProjectWords>>
     loadFailed: 'The album could not be priced.',
     /** "This album: 2 clips (Parallax) 40 · joining free = 40 credits". */
     summary: (lines, total) => `${lines.join(' · ')} = ${total} credits`,
-    nothingLeft: 'Every clip of this album is made and joined.',
+    nothingLeft: 'Nothing left to pay for: every clip of this album is made, and joining is free.',
     why: 'Holding sets the whole price aside now, so the album is never left half-made for lack of credits. You can also go on without holding: the clips are then paid when they are made.',
     held: (remaining, drawn) => `${remaining} credits held for this album (${drawn} spent from the hold so far). Its clips are paid from the hold.`,
   },

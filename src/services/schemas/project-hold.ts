@@ -49,11 +49,9 @@ export const storyQuoteSchema = z.object({ story_id: z.string(), lines: z.array(
 /** An album's quote: its clips still to make, by model, and the join. */
 export const albumQuoteSchema = z.object({ batch_id: z.string(), lines: z.array(albumQuoteLineSchema), ...quoteFields });
 
-/** What every project's quote has: the hold machine and panel read only this. */
-const projectQuoteSchema = z.object({ lines: z.array(z.union([storyQuoteLineSchema, albumQuoteLineSchema])), ...quoteFields });
-
-export type ProjectQuoteAnswer = z.infer<typeof projectQuoteSchema>;
 export type StoryQuoteAnswer = z.infer<typeof storyQuoteSchema>;
 export type AlbumQuoteAnswer = z.infer<typeof albumQuoteSchema>;
-export type ProjectQuoteLine = ProjectQuoteAnswer['lines'][number];
+export type ProjectQuoteLine = z.infer<typeof storyQuoteLineSchema> | z.infer<typeof albumQuoteLineSchema>;
+/** What every project's quote has: the hold machine and panel read only this. */
+export type ProjectQuoteAnswer = Omit<StoryQuoteAnswer, 'story_id' | 'lines'> & { lines: ProjectQuoteLine[] };
 export type CreditHoldAnswer = z.infer<typeof creditHoldSchema>;
