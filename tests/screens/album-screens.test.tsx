@@ -103,9 +103,13 @@ describe('an album', () => {
     expect(screen.getByRole('img', { name: 'Picture 2' })).toHaveAttribute('src', album.image_urls[1]);
     expect(generate()).toBeDisabled();
     expect(screen.getByText('Write a script board first.')).toBeInTheDocument();
+    // Nothing to price before there is a board.
+    expect(screen.queryByRole('region', { name: 'This album' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Write script board' }));
     expect(await screen.findByRole('region', { name: 'Clip 2' })).toBeInTheDocument();
+    // The written board is priced: both clips at the default model's price, the join free.
+    expect(await screen.findByText('2 clips (Auto) 80 · joining free = 80 credits')).toBeInTheDocument();
     expect(within(clip(1)).getByRole('textbox', { name: 'Prompt' })).toHaveValue('Picture 1 described');
     expect(within(clip(1)).getByRole('combobox', { name: 'Camera motion' })).toHaveValue('Crane up');
     await waitFor(() => expect(balance()).toHaveTextContent('100 credits'));

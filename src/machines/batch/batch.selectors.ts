@@ -215,5 +215,9 @@ export const selectCanDelete = (snapshot: BatchSnapshot): boolean => snapshot.ca
 
 export const selectDeleting = (snapshot: BatchSnapshot): boolean => snapshot.matches('deleting');
 
-/** The album's hold actor (one quote for the whole album): the page's "This album" panel renders it. */
-export const selectAlbumHoldRef = (snapshot: BatchSnapshot) => snapshot.children.albumHold;
+/**
+ * The album's hold actor (one quote for the whole album) for the page's "This album" panel; null
+ * until the album has a saved board (before it there is nothing to price, nor to hold).
+ */
+export const selectAlbumHoldRef = (snapshot: BatchSnapshot) =>
+  (snapshot.context.batch?.script_board?.clips.length ?? 0) > 0 ? (snapshot.children.albumHold ?? null) : null;
