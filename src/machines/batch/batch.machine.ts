@@ -73,7 +73,7 @@ export const batchMachine = batchSetup.createMachine({
   ],
   on: {
     'batch.account': { actions: 'setAccount' },
-    'hold.quoted': { actions: 'takeHold' },
+    'hold.quoted': [{ guard: 'holdMovedBalance', actions: ['setHeld', 'reportBalanceChanged'] }, { actions: 'setHeld' }],
     'batch.visibility': { actions: 'setHidden' },
   },
   initial: 'loading',
@@ -288,7 +288,7 @@ export const batchMachine = batchSetup.createMachine({
     },
     deleted: {
       type: 'final',
-      entry: ['reportDeleted', 'reportCreditsChanged'],
+      entry: ['reportDeleted', 'reportBalanceChanged'],
     },
   },
 });

@@ -88,6 +88,8 @@ export const batchSetup = setup({
     canAddVideo: ({ context }) => context.additionalVideos.length < BATCH_ADDITIONAL_VIDEOS_MAX,
     isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
     paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
+    /** A hold was placed or released: the balance moved. */
+    holdMovedBalance: ({ event }) => event.type === 'hold.quoted' && event.balanceChanged,
   },
   actions: {
     /** A loaded album: its board and edit section become the drafts. */
@@ -163,16 +165,15 @@ export const batchSetup = setup({
       enqueue.sendTo('account', { type: 'credits.refresh' });
       enqueue.sendTo('albumHold', { type: 'hold.refresh' });
     }),
-    /** The board or the join changed what is left to make: the album is priced again. */
-    refreshHold: sendTo('albumHold', { type: 'hold.refresh' }),
-    /** The album's hold answered: what it keeps counts in the credit check; a placed or released hold moves the balance. */
-    takeHold: enqueueActions(({ enqueue, event }) => {
-      if (event.type !== 'hold.quoted') return;
-      enqueue.assign({ held: event.held });
-      if (!event.balanceChanged) return;
+    /** The album is gone (its hold closed with it): only the session's balance is fetched again. */
+    reportBalanceChanged: enqueueActions(({ enqueue }) => {
       enqueue.emit({ type: 'batch.creditsChanged' });
       enqueue.sendTo('account', { type: 'credits.refresh' });
     }),
+    /** The board or the join changed what is left to make: the album is priced again. */
+    refreshHold: sendTo('albumHold', { type: 'hold.refresh' }),
+    /** The album's hold answered: what it keeps counts in the credit check. */
+    setHeld: assign(({ event }) => (event.type === 'hold.quoted' ? { held: event.held } : {})),
     /** SPEC §8: whatever the reason, a failed delete says the album was not found. */
     notifyBatchNotFound: emit({
       type: 'batch.notify',
