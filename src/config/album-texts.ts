@@ -1,3 +1,4 @@
+import { fromHoldText } from '@/config/project-hold-texts';
 /**
  * Kinora's own texts of the batch album pages (SPEC §1 "AI batch and parallax batch albums").
  * SPEC gives none of them word for word, so they live here; SPEC's own texts (the "Batch Not
@@ -81,8 +82,9 @@ export const ALBUM_TEXTS = {
 
   generate: {
     button: 'Generate videos',
-    cost: (clips: number, total: number, balance: number | null): string =>
-      `${clips} ${clips === 1 ? 'clip' : 'clips'} · ${credits(total)}${balance === null ? '' : ` · you have ${balance}`}`,
+    /** With a hold (issue 21 item 6): "2 clips · 40 credits · from the hold (40 left)". */
+    cost: (clips: number, total: number, balance: number | null, held = 0): string =>
+      `${clips} ${clips === 1 ? 'clip' : 'clips'} · ${credits(total)}${held > 0 ? fromHoldText(held) : balance === null ? '' : ` · you have ${balance}`}`,
     running: 'The videos are being made.',
     sending: 'Sending…',
     signIn: 'Sign in to generate',

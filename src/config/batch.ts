@@ -11,6 +11,8 @@ export const BATCH_TYPES = [
 ] as const;
 export type BatchType = (typeof BATCH_TYPES)[number]['value'];
 
+/** Joining an album's videos into one: free, the clips were paid for when they were made (a hold's quote counts it). */
+export const BATCH_JOIN_CREDITS = 0;
 /** Pictures in one album. */
 export const BATCH_PICTURES = { min: 1, max: 12 } as const;
 /** An album's title. */

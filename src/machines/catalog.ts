@@ -28,7 +28,7 @@ import { promptHelperMachine } from '@/machines/prompt-helper/prompt-helper.mach
 import { pushAlertsMachine } from '@/machines/push-alerts/push-alerts.machine';
 import { problemReportMachine } from '@/machines/inspector/problem-report.machine';
 import { queueControlMachine } from '@/machines/queue-control/queue-control.machine';
-import { storyHoldMachine } from '@/machines/story-hold/story-hold.machine';
+import { projectHoldMachine } from '@/machines/project-hold/project-hold.machine';
 import { resultCompareMachine } from '@/machines/result-compare/result-compare.machine';
 import { resultFileMachine } from '@/machines/result-file/result-file.machine';
 import { accountMachine } from '@/machines/session/account.machine';
@@ -103,7 +103,7 @@ export const MACHINE_CATALOG: readonly CatalogEntry[] = [
   entry(helpTopicsMachine, 'Help topics'),
   entry(paidRequestMachine, 'Paid request (child of a generation job, the story wizard and an album)'),
   entry(storyPollerMachine, 'AI story poller (story wizard child)'),
-  entry(storyHoldMachine, 'AI story hold (one quote for the whole film: quote, hold, release)'),
+  entry(projectHoldMachine, 'Project hold (one quote for a whole film or album: quote, hold, release; a child of an album)'),
   entry(storyAutosaveMachine, 'AI story autosave (story wizard child)'),
   entry(storyExportMachine, 'AI story export zip (story wizard child)'),
   entry(problemReportMachine, 'Problem report'),

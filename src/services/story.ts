@@ -2,7 +2,6 @@ import { apiDelete, apiGet, apiPostJson, apiPostMultipart, apiPutJson } from '@/
 import type { CallOptions } from '@/services/media';
 import { storyDeletedSchema, storyListSchema, storySchema } from '@/services/schemas/story';
 import type { Story, Storyboard, StorySummary } from '@/services/schemas/story';
-import { storyQuoteSchema, type StoryQuoteAnswer } from '@/services/schemas/story-hold';
 import type { StoryStage } from '@/config/story';
 import type { StoryPart } from '@/config/story';
 
@@ -136,14 +135,3 @@ export const selectStoryTake = (
 export const undoStoryTake = (id: string, part: 'elements' | 'scenes' | 'videos', partId: string, fields: TakeCallFields, options: CallOptions = {}): Promise<Story> =>
   apiPostJson(`${takePath(id, part, partId)}/undo`, fields, storySchema, { signal: options.signal });
 
-/** POST story/{id}/quote (Kinora's, issue 21 item 6): what everything the story still has to make costs, with its open hold and the free balance. Holds nothing. */
-export const quoteStory = (id: string, options: CallOptions = {}): Promise<StoryQuoteAnswer> =>
-  apiPostJson(`${storyPath(id)}/quote`, {}, storyQuoteSchema, { signal: options.signal });
-
-/** POST story/{id}/hold (Kinora's): sets the quote aside from the balance (402 when short); carries the Idempotency-Key. */
-export const holdStoryCredits = (id: string, options: CallOptions & { idempotencyKey: string }): Promise<StoryQuoteAnswer> =>
-  apiPostJson(`${storyPath(id)}/hold`, {}, storyQuoteSchema, { idempotencyKey: options.idempotencyKey, signal: options.signal });
-
-/** DELETE story/{id}/hold (Kinora's): releases the hold; what it still kept returns to the balance. */
-export const releaseStoryCredits = (id: string, options: CallOptions = {}): Promise<StoryQuoteAnswer> =>
-  apiDelete(`${storyPath(id)}/hold`, storyQuoteSchema, { signal: options.signal });

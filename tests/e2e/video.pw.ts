@@ -89,7 +89,7 @@ test('a video effect that needs an end frame cannot be sent without one', async 
   expect(sent).toHaveLength(1);
 });
 
-test('a parallax batch album is created, its script board written and its videos generated', async ({ page, request }) => {
+test('a parallax batch album is created, its script board written, its price held, its videos generated from the hold and joined', async ({ page, request }) => {
   const { email } = await createAccount(request, { prefix: 'vid-album', handle: freshHandle('vid-al') });
   await signInAs(page, email);
 
@@ -108,13 +108,30 @@ test('a parallax batch album is created, its script board written and its videos
   await page.getByRole('button', { name: 'Write script board' }).click();
   await expect(page.getByText('Clip 2').first()).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText(/2 clips · 40 credits/)).toBeVisible();
+
+  // One quote for the whole album (issue 21 item 6), held from the balance in one click.
+  await expect(page.getByTestId('album-quote')).toHaveText('2 clips (Parallax) 40 · joining free = 40 credits');
+  await page.getByRole('button', { name: 'Hold 40 credits and start' }).click();
+  const held = page.getByTestId('album-hold');
+  await expect(held).toHaveText('40 credits held for this album (0 spent from the hold so far). Its clips are paid from the hold.');
+  await expect(balance(page)).toHaveText('60 credits');
+  await expect(page.getByText('2 clips · 40 credits · from the hold (40 left)')).toBeVisible();
+
+  // The clips are paid from the hold: the balance stays where the hold put it.
   await page.getByRole('button', { name: 'Generate videos' }).click();
-  await expect(balance(page)).toHaveText('60 credits', { timeout: 20_000 });
+  await expect(held).toContainText('0 credits held for this album (40 spent from the hold so far)', { timeout: 20_000 });
+  await expect(balance(page)).toHaveText('60 credits');
 
   const clips = page.getByRole('region', { name: 'Videos' }).locator('video');
   await expect(clips).toHaveCount(2, { timeout: 120_000 });
   await expectPlayable(clips.nth(0), 5);
   await expectPlayable(clips.nth(1), 5);
+
+  // Joined: the album has ended, and so has its hold.
+  await page.getByRole('button', { name: 'Join into one video' }).click();
+  await expect(held).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByTestId('album-quote')).toHaveText('Nothing left to pay for: every clip of this album is made, and joining is free.');
+  await expect(balance(page)).toHaveText('60 credits');
 });
 
 test('a fine-tune trains and its model is offered in text to image', async ({ page, request }) => {

@@ -4,6 +4,8 @@ import { MOTION_MODELS } from '@/config/motion-models';
 import { PARALLAX_CAMERA_PATH_OPTIONS } from '@/config/parallax-paths';
 import { PARALLAX_VIDEO_CREDITS } from '@/config/video-creation';
 import { MESSAGES } from '@/config/messages';
+import { albumQuote, type ClipVideo } from '@/lib/album-quote';
+import { classifyStatus } from '@/lib/job-status';
 import type { AdditionalVideo, ScriptBoard, ScriptBoardClip } from '@/services/schemas/batch';
 import { albumRecord, answer, API, detail, type FakeBatchRecord } from './data';
 import { fakeApi } from './handlers';
@@ -35,6 +37,8 @@ interface FakeBatchState {
   /** The next DELETE answers this status instead of deleting (e.g. 500). */
   failDelete: number | null;
   nextId: number;
+  /** Credits each album holds (issue 21 item 6), while its hold is open: what was set aside and what its clips drew. */
+  holds: Map<string, { id: string; amount: number; drawn: number }>;
 }
 
 export const fakeBatch: FakeBatchState = {
@@ -43,6 +47,7 @@ export const fakeBatch: FakeBatchState = {
   idempotency: new Set(),
   failDelete: null,
   nextId: 1,
+  holds: new Map(),
 };
 
 export function resetFakeBatch(): void {
@@ -51,6 +56,7 @@ export function resetFakeBatch(): void {
   fakeBatch.idempotency = new Set();
   fakeBatch.failDelete = null;
   fakeBatch.nextId = 1;
+  fakeBatch.holds = new Map();
 }
 
 const notFound = () => detail(404, MESSAGES.batchNotFound.message);
@@ -127,6 +133,35 @@ const clipCost = (type: FakeBatchRecord['batch_type'], clip: ScriptBoardClip): n
     ? PARALLAX_VIDEO_CREDITS
     : (MOTION_MODELS.find((model) => model.value === (clip.model || 'Auto'))?.required_credits ?? 0);
 
+/** POST batch/{id}/quote's answer, as the server prices it (albumQuote); DELETE hold's with the hold just closed. */
+function quoteOf(album: FakeBatchRecord, closed: { id: string; amount: number; drawn: number } | null = null) {
+  const videos = new Map<string, ClipVideo>();
+  for (const media of album.video_media_ids.map(mediaOf)) {
+    const clipId = media?.args.batch_clip_id;
+    if (!media || typeof clipId !== 'string') continue;
+    const state = classifyStatus(media.status);
+    videos.set(clipId, { option: media.option ?? '', state: state === 'success' ? 'made' : state === 'processing' ? 'running' : 'ended' });
+  }
+  const concat = mediaOf(album.concat_media_id);
+  const joined = concat !== null && ['success', 'processing'].includes(classifyStatus(concat.status));
+  const quote = albumQuote(album.batch_type, album.script_board?.clips ?? [], (clipId) => videos.get(clipId), joined);
+  const hold = closed ?? fakeBatch.holds.get(album.id) ?? null;
+  return {
+    batch_id: album.id,
+    ...quote,
+    cost: quote.total,
+    hold: hold && { ...hold, remaining: hold.amount - hold.drawn, status: closed ? 'closed' : 'open', close_reason: closed ? 'released' : null },
+    balance: fakeApi.credits,
+  };
+}
+
+/** A JSON call (quote, hold): recorded without a form to read. */
+function recordCall(request: Request, call: string): FakeBatchRequest {
+  const entry = { call, fields: {}, idempotencyKey: request.headers.get('Idempotency-Key') };
+  fakeBatch.requests.push(entry);
+  return entry;
+}
+
 /** The batch calls, to install with `server.use(...batchHandlers())`. */
 export function batchHandlers() {
   return [
@@ -163,10 +198,14 @@ export function batchHandlers() {
       const board = JSON.parse(fields.script_board?.[0] ?? '{"clips":[]}') as ScriptBoard;
       if (board.clips.length === 0) return detail(400, 'The script board has no clips.');
       const total = board.clips.reduce((sum, clip) => sum + clipCost(album.batch_type, clip), 0);
-      if (total > fakeApi.credits) {
+      // What the album holds pays first; the rest comes from the balance (402 when short).
+      const hold = fakeBatch.holds.get(album.id);
+      const fromHold = hold ? Math.min(hold.amount - hold.drawn, total) : 0;
+      if (total - fromHold > fakeApi.credits) {
         return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits}.`);
       }
-      fakeApi.credits -= total;
+      if (hold) hold.drawn += fromHold;
+      fakeApi.credits -= total - fromHold;
       album.script_board = board;
       album.video_media_ids = board.clips.map(
         (clip) =>
@@ -177,6 +216,7 @@ export function batchHandlers() {
             option: album.batch_type === 'parallax' ? 'Parallax' : clip.model || 'Auto',
             args: {
               creation_type: album.batch_type === 'parallax' ? 'parallax-motion' : 'ai-motion',
+              batch_clip_id: clip.id,
               pose_preset: [{ motion_type: clip.motion_type, camera_path: clip.camera_path, quantity: 1 }],
             },
           }).id,
@@ -197,14 +237,48 @@ export function batchHandlers() {
       if (fields.concat?.[0] === 'true') {
         if (album.concat_video_urls.length + album.additional_videos.length === 0) return detail(400, 'There is nothing to join yet.');
         album.concat_media_id = addMedia({ kind: 'video', tool: 'batch-concat', args: { concat: true } }).id;
+        // Joined: the album has ended, and what its hold still keeps returns to the balance.
+        const hold = fakeBatch.holds.get(album.id);
+        if (hold) fakeApi.credits += hold.amount - hold.drawn;
+        fakeBatch.holds.delete(album.id);
       }
       return ok(album);
+    }),
+    http.post(`${API}/batch/:id/quote`, ({ request, params }) => {
+      recordCall(request, `POST batch/${String(params.id)}/quote`);
+      const album = fakeBatch.albums.get(String(params.id));
+      return album ? answer(quoteOf(album)) : notFound();
+    }),
+    http.post(`${API}/batch/:id/hold`, ({ request, params }) => {
+      const { idempotencyKey } = recordCall(request, `POST batch/${String(params.id)}/hold`);
+      const album = fakeBatch.albums.get(String(params.id));
+      if (!album) return notFound();
+      const { total } = quoteOf(album);
+      if (total === 0) return detail(400, 'Nothing to hold: every clip of this album is made and joining is free.');
+      const current = fakeBatch.holds.get(album.id);
+      const more = total - (current ? current.amount - current.drawn : 0);
+      if (more > fakeApi.credits) return detail(402, `Not enough credits: this costs ${total} credits and you have ${fakeApi.credits + total - more}.`);
+      fakeApi.credits -= more;
+      fakeBatch.holds.set(album.id, current ? { ...current, amount: current.drawn + total } : { id: `hold-${idempotencyKey ?? 'x'}`, amount: total, drawn: 0 });
+      return answer(quoteOf(album));
+    }),
+    http.delete(`${API}/batch/:id/hold`, ({ request, params }) => {
+      recordCall(request, `DELETE batch/${String(params.id)}/hold`);
+      const album = fakeBatch.albums.get(String(params.id));
+      const hold = album && fakeBatch.holds.get(album.id);
+      if (!album || !hold) return album ? detail(404, 'This album holds no credits.') : notFound();
+      fakeBatch.holds.delete(album.id);
+      fakeApi.credits += hold.amount - hold.drawn;
+      return answer(quoteOf(album, hold));
     }),
     http.delete(`${API}/batch/:id`, async ({ request, params }) => {
       await readRequest(request, `DELETE batch/${String(params.id)}`);
       if (fakeBatch.failDelete !== null) return detail(fakeBatch.failDelete, 'The server is busy.');
       const id = String(params.id);
       if (!fakeBatch.albums.delete(id)) return notFound();
+      const hold = fakeBatch.holds.get(id);
+      if (hold) fakeApi.credits += hold.amount - hold.drawn;
+      fakeBatch.holds.delete(id);
       return answer({ id, deleted: true });
     }),
   ];

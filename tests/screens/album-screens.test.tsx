@@ -103,9 +103,13 @@ describe('an album', () => {
     expect(screen.getByRole('img', { name: 'Picture 2' })).toHaveAttribute('src', album.image_urls[1]);
     expect(generate()).toBeDisabled();
     expect(screen.getByText('Write a script board first.')).toBeInTheDocument();
+    // Nothing to price before there is a board.
+    expect(screen.queryByRole('region', { name: 'This album' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Write script board' }));
     expect(await screen.findByRole('region', { name: 'Clip 2' })).toBeInTheDocument();
+    // The written board is priced: both clips at the default model's price, the join free.
+    expect(await screen.findByText('2 clips (Auto) 80 · joining free = 80 credits')).toBeInTheDocument();
     expect(within(clip(1)).getByRole('textbox', { name: 'Prompt' })).toHaveValue('Picture 1 described');
     expect(within(clip(1)).getByRole('combobox', { name: 'Camera motion' })).toHaveValue('Crane up');
     await waitFor(() => expect(balance()).toHaveTextContent('100 credits'));
@@ -245,5 +249,53 @@ describe('an album', () => {
     renderApp(`/ai-video/albums/${album.id}`);
     await waitFor(() => expect(screen.getByText('Not enough credits: this costs 80 credits and you have 30.')).toBeInTheDocument(), PAGE_LOAD);
     expect(generate()).toBeDisabled();
+  });
+
+  it('quotes the whole album, holds it in one click (the header drops by it), pays the clips from the hold, and the join ends the hold', async () => {
+    const album = addAlbum({ title: 'Coast', batch_type: 'parallax' });
+    album.script_board = writtenBoard(album);
+    await signedInAs(carol);
+    renderApp(`/ai-video/albums/${album.id}`);
+    const panel = await screen.findByRole('region', { name: 'This album' }, PAGE_LOAD);
+    expect(await within(panel).findByText('2 clips (Parallax) 40 · joining free = 40 credits')).toBeInTheDocument();
+    await waitFor(() => expect(balance()).toHaveTextContent('100 credits'));
+    expect(within(panel).getByText(/^Holding sets the whole price aside now, so the album is never left half-made/)).toBeInTheDocument();
+
+    await user.click(within(panel).getByRole('button', { name: 'Hold 40 credits and start' }));
+    expect(await within(panel).findByText('40 credits held for this album (0 spent from the hold so far). Its clips are paid from the hold.')).toBeInTheDocument();
+    await waitFor(() => expect(balance()).toHaveTextContent('60 credits'));
+    expect(requestsTo(`POST batch/${album.id}/hold`)[0]?.idempotencyKey).toEqual(expect.any(String));
+    expect(screen.getByText('2 clips · 40 credits · from the hold (40 left)')).toBeInTheDocument();
+
+    // The clips are paid from the hold: the header stays where the hold put it.
+    await user.click(generate());
+    const videos = screen.getByRole('region', { name: 'Videos' });
+    await waitFor(() => expect(videos.querySelectorAll('video')).toHaveLength(2), SLOW);
+    expect(await within(panel).findByText('0 credits held for this album (40 spent from the hold so far). Its clips are paid from the hold.', {}, SLOW)).toBeInTheDocument();
+    expect(within(panel).getByText('Nothing left to pay for: every clip of this album is made, and joining is free.')).toBeInTheDocument();
+    expect(balance()).toHaveTextContent('60 credits');
+
+    // Joined: the album has ended, and so has its hold.
+    await user.click(screen.getByRole('button', { name: 'Join into one video' }));
+    await screen.findByRole('link', { name: 'Download the joined video' }, SLOW);
+    await waitFor(() => expect(within(panel).queryByText(/held for this album/)).not.toBeInTheDocument(), SLOW);
+    expect(within(panel).queryByRole('button', { name: 'Release' })).not.toBeInTheDocument();
+    expect(fakeBatch.holds.has(album.id)).toBe(false);
+    expect(balance()).toHaveTextContent('60 credits');
+  }, 30_000);
+
+  it('releases an album’s hold: its credits are back in the header', async () => {
+    const album = addAlbum({ batch_type: 'parallax' });
+    album.script_board = writtenBoard(album);
+    await signedInAs(carol);
+    renderApp(`/ai-video/albums/${album.id}`);
+    const panel = await screen.findByRole('region', { name: 'This album' }, PAGE_LOAD);
+    await user.click(await within(panel).findByRole('button', { name: 'Hold 40 credits and start' }));
+    await waitFor(() => expect(balance()).toHaveTextContent('60 credits'));
+    await user.click(within(panel).getByRole('button', { name: 'Release' }));
+    expect(await within(panel).findByText('The hold was released: its credits are back in your balance.')).toBeInTheDocument();
+    await waitFor(() => expect(balance()).toHaveTextContent('100 credits'));
+    expect(within(panel).getByRole('button', { name: 'Hold 40 credits and start' })).toBeInTheDocument();
+    expect(screen.getByText('2 clips · 40 credits · you have 100')).toBeInTheDocument();
   });
 });

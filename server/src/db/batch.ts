@@ -1,5 +1,6 @@
 import type { BatchType } from '../../../src/config/batch.ts';
 import type { ScriptBoard } from '../../../src/services/schemas/batch.ts';
+import { closeHoldsOfProjects } from './credit-holds.ts';
 import type { Queryable } from './database.ts';
 import { endJobWithRefund, LIVE_STATUSES, newPublicId, type StoredImageRef } from './media.ts';
 
@@ -65,6 +66,25 @@ export async function insertBatch(db: Queryable, batch: NewBatch): Promise<Batch
 export async function findOwnBatch(db: Queryable, id: string, userSub: string): Promise<BatchRow | null> {
   const { rows } = await db.query<BatchRow>(`SELECT ${batchColumns} FROM batches WHERE id = $1 AND user_sub = $2`, [id, userSub]);
   return rows[0] ?? null;
+}
+
+/**
+ * The caller's album locked for the rest of the transaction (FOR UPDATE): a generation, a hold and
+ * a join of one album take it first, before the owner's and the hold's locks (one lock order).
+ */
+export async function lockOwnBatch(tx: Queryable, id: string, userSub: string): Promise<BatchRow | null> {
+  const { rows } = await tx.query<BatchRow>(`SELECT ${batchColumns} FROM batches WHERE id = $1 AND user_sub = $2 FOR UPDATE`, [id, userSub]);
+  return rows[0] ?? null;
+}
+
+/** How far each clip of the album's last generation is: its job's model and status, by board clip id. */
+export async function albumClipJobs(db: Queryable, mediaIds: readonly string[]): Promise<{ clip_id: string | null; option: string | null; status: string }[]> {
+  if (mediaIds.length === 0) return [];
+  const { rows } = await db.query<{ clip_id: string | null; option: string | null; status: string }>(
+    "SELECT args->>'batch_clip_id' AS clip_id, option, status FROM media WHERE id = ANY($1::text[]) ORDER BY created_at",
+    [mediaIds],
+  );
+  return rows;
 }
 
 /** The caller's albums, newest first. */
@@ -145,6 +165,8 @@ async function deleteBatchesWhere(tx: Queryable, condition: string, params: unkn
   for (const { id } of live.rows) await endJobWithRefund(tx, id, 'cancelled', null);
   const media = await tx.query<{ id: string }>('DELETE FROM media WHERE batch_id = ANY($1::text[]) RETURNING id', [batchIds]);
   await tx.query('DELETE FROM batches WHERE id = ANY($1::text[])', [batchIds]);
+  // What their holds still keep (the refunds above gave their draws back first) returns to the balance.
+  await closeHoldsOfProjects(tx, 'album', batchIds, 'deleted');
   return { batchIds, mediaIds: media.rows.map((row) => row.id) };
 }
 

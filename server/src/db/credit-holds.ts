@@ -11,7 +11,7 @@ import type { Queryable } from './database.ts';
  */
 
 /** The projects a hold can belong to. */
-export type HoldProjectKind = 'story';
+export type HoldProjectKind = 'story' | 'album';
 
 export interface HoldProject {
   kind: HoldProjectKind;

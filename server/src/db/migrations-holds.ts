@@ -64,3 +64,16 @@ export const HOLDS_MIGRATION: Migration = {
     `CREATE TRIGGER credit_holds_guard AFTER INSERT OR UPDATE ON credit_holds FOR EACH ROW EXECUTE FUNCTION credit_holds_guard_balance()`,
   ],
 };
+
+/**
+ * Migration 21: albums hold too (issue 21 item 6 for batch albums): a hold's project is a story or
+ * an album. Migration 20's inline CHECK got PostgreSQL's default name, so it is replaced by name.
+ */
+export const ALBUM_HOLDS_MIGRATION: Migration = {
+  id: 21,
+  name: 'album-holds',
+  statements: [
+    `ALTER TABLE credit_holds DROP CONSTRAINT credit_holds_project_kind_check`,
+    `ALTER TABLE credit_holds ADD CONSTRAINT credit_holds_project_kind_check CHECK (project_kind IN ('story', 'album'))`,
+  ],
+};

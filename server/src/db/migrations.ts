@@ -6,7 +6,7 @@ import { JOB_SEARCH_MIGRATION } from './migrations-job-search.ts';
 import { LIBRARY_MIGRATION } from './migrations-library.ts';
 import { SEED_MIGRATION } from './migrations-seed.ts';
 import { PUSH_MIGRATION } from './migrations-push.ts';
-import { HOLDS_MIGRATION } from './migrations-holds.ts';
+import { ALBUM_HOLDS_MIGRATION, HOLDS_MIGRATION } from './migrations-holds.ts';
 import { PROVIDER_PAYMENTS_MIGRATION } from './migrations-stripe.ts';
 import { QUEUE_MIGRATION } from './migrations-queue.ts';
 
@@ -380,6 +380,8 @@ export const MIGRATIONS: readonly Migration[] = [
   PUSH_MIGRATION,
   // 20: one quote for a whole project: credit holds and the free balance (server/src/db/migrations-holds.ts).
   HOLDS_MIGRATION,
+  // 21: albums hold too: a hold's project is a story or an album (server/src/db/migrations-holds.ts).
+  ALBUM_HOLDS_MIGRATION,
 ];
 
 /** Any fixed number: every process that migrates this database takes the same advisory lock. */

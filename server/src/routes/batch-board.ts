@@ -7,9 +7,9 @@ import {
   MOTION_AMOUNT,
   MOTION_LENGTH,
   motionModelsFor,
-  PARALLAX_OPTION,
   type VideoCreationType,
 } from '../../../src/config/video-creation.ts';
+import { albumClipPrice, CLIP_CREATION_TYPE } from '../../../src/lib/album-quote.ts';
 import type { PosePreset } from '../../../src/lib/pose-preset.ts';
 import { scriptBoardSchema, type ScriptBoard, type ScriptBoardClip } from '../../../src/services/schemas/batch.ts';
 import { describeZodError, HttpError } from './http.ts';
@@ -20,12 +20,6 @@ import { describeZodError, HttpError } from './http.ts';
  */
 
 const bad = (detail: string): HttpError => new HttpError(400, detail);
-
-/** The creation type each album type's clips are made as (their jobs' args.creation_type). */
-export const CLIP_CREATION_TYPE: Readonly<Record<BatchType, VideoCreationType>> = {
-  ai: 'ai-motion',
-  parallax: 'parallax-motion',
-};
 
 /** The motion type of every parallax clip: its folder is named after the camera path (SPEC §3). */
 const PARALLAX_MOTION_TYPE = 'Parallax';
@@ -142,28 +136,34 @@ export function appendCameraPrompt(prompt: string, motionValue: string): string 
   return /[.!?]$/.test(own) ? `${own} ${added}` : `${own}. ${added}`;
 }
 
-/** What one clip's video job is: its model (`option`), its cost basis and its one preset. */
+/** What one clip's video job is: its model (`option`), its price and its one preset. */
 export interface ClipJob {
   creationType: VideoCreationType;
   option: string;
+  modelLabel: string;
+  price: number;
   preset: PosePreset;
 }
 
 /** The clip as a one-preset video creation (quantity 1): parallax by its camera path, AI by its motion. */
 export function clipJob(type: BatchType, clip: ScriptBoardClip, loop: number): ClipJob {
-  const creationType = CLIP_CREATION_TYPE[type];
+  // The model and price the quote (albumQuote) counts: one function for both.
+  const { creationType, option, modelLabel, price } = albumClipPrice(type, clip);
   const common = { quantity: 1, motion_amount: clip.motion_amount, motion_length: clip.motion_length, loop };
   if (type === 'parallax') {
     return {
       creationType,
-      option: PARALLAX_OPTION,
+      option,
+      modelLabel,
+      price,
       preset: { ...common, motion_type: PARALLAX_MOTION_TYPE, prompt: '', model: '', camera_path: clip.camera_path },
     };
   }
-  const model = clip.model || DEFAULT_MOTION_MODEL;
   return {
     creationType,
-    option: model,
-    preset: { ...common, motion_type: clip.motion_type, prompt: appendCameraPrompt(clip.prompt, clip.motion_type), model, camera_path: null },
+    option,
+    modelLabel,
+    price,
+    preset: { ...common, motion_type: clip.motion_type, prompt: appendCameraPrompt(clip.prompt, clip.motion_type), model: option, camera_path: null },
   };
 }

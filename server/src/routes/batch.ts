@@ -4,6 +4,7 @@ import {
   BATCH_ADDITIONAL_VIDEOS_MAX,
   BATCH_CLIP_TOOL,
   BATCH_CONCAT_TOOL,
+  BATCH_JOIN_CREDITS,
   BATCH_PICTURES,
   BATCH_TITLE_MAX,
   BATCH_TYPES,
@@ -11,8 +12,7 @@ import {
 } from '../../../src/config/batch.ts';
 import type { MediaKind } from '../../../src/config/enums.ts';
 import { MESSAGES } from '../../../src/config/messages.ts';
-import { MOTION_MODELS } from '../../../src/config/motion-models.ts';
-import { creditsPerVideo, PROMPT_STRENGTH } from '../../../src/config/video-creation.ts';
+import { PROMPT_STRENGTH } from '../../../src/config/video-creation.ts';
 import { additionalVideoSchema, type Batch, type ScriptBoard, type ScriptBoardClip } from '../../../src/services/schemas/batch.ts';
 import {
   batchIdOfMedia,
@@ -20,6 +20,7 @@ import {
   findOwnBatch,
   insertBatch,
   listOwnBatches,
+  lockOwnBatch,
   updateBatch,
   type BatchChange,
   type BatchRow,
@@ -27,8 +28,10 @@ import {
 } from '../db/batch.ts';
 import { findMediaFile, type MediaFileRow } from '../db/files.ts';
 import { insertMedia, newPublicId, QUEUED_STATUS, type StoredImageRef, type StoredInput } from '../db/media.ts';
+import { closeHold } from '../db/credit-holds.ts';
 import { chargeJobs } from '../jobs/charge.ts';
 import { batchAnswer, pickBatchFields } from './batch-answer.ts';
+import { albumProject, batchHoldRoutes } from './batch-hold.ts';
 import {
   checkScriptBoard,
   clipJob,
@@ -289,9 +292,7 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     for (const [index, clip] of board.clips.entries()) {
       const picture = await albumFile(user, clip.image_url, `script_board clip ${index + 1} image_url`, 'image');
       const job = clipJob(album.batch_type, clip, loop);
-      const model = MOTION_MODELS.find((candidate) => candidate.value === job.option);
-      const price = creditsPerVideo(job.creationType, model);
-      clips.push({ id: newPublicId(), clip, picture, job, price, modelLabel: model?.label ?? job.option });
+      clips.push({ id: newPublicId(), clip, picture, job, price: job.price, modelLabel: job.modelLabel });
     }
     const row = await chargeJobs(db, user, {
       jobs: clips.map(({ id, clip, picture, job, price, modelLabel }) => ({
@@ -321,6 +322,12 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
       })),
       // In the same commit as the debits: a retry after a crash from here on replays this album.
       idempotencyKey: key,
+      // What the album holds (POST batch/{id}/hold) pays first; the rest comes from the free balance.
+      hold: albumProject(album.id),
+      // The album's lock first, then its owner's and its hold's (the order the hold calls take them in).
+      prepare: async (tx) => {
+        if (!(await lockOwnBatch(tx, album.id, user.sub))) throw batchNotFound();
+      },
       finish: async (tx) => {
         const updated = await updateBatch(tx, album.id, user.sub, { scriptBoard: board, videoMediaIds: clips.map((clip) => clip.id) });
         // Deleted between the read and this commit: nothing is charged or created.
@@ -428,7 +435,7 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
         endpoint: CONCAT_ENDPOINT,
         status: QUEUED_STATUS,
         // Joining is free: the clips were paid for when they were made.
-        cost: 0,
+        cost: BATCH_JOIN_CREDITS,
         charged: false,
         args: { concat: true },
         inputs: joined,
@@ -437,7 +444,10 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
         version: '3',
         batchId: album.id,
       });
-      return updateBatch(tx, album.id, user.sub, { concatMediaId: concatId });
+      const joinedAlbum = await updateBatch(tx, album.id, user.sub, { concatMediaId: concatId });
+      // The album is joined: the project has ended and what its hold still keeps returns to the balance.
+      if (joinedAlbum) await closeHold(tx, user.sub, albumProject(album.id), 'ended');
+      return joinedAlbum;
     });
     if (!row) throw batchNotFound();
     if (joined) engine.notify();
@@ -456,4 +466,7 @@ export async function batchRoutes(app: FastifyInstance, deps: MediaRouteDeps): P
     }
     return ok({ id: request.params.id, deleted: true as const });
   });
+
+  // ---- one quote for the whole album: quote, hold, release (batch-hold.ts) -----------------------
+  await batchHoldRoutes(app, deps);
 }

@@ -60,6 +60,9 @@ export const editFields = (context: BatchContext): EditBatchFields => ({
 export const joinUrlsOf = (context: BatchContext): string[] =>
   joinVideoUrls(context.batch?.videos ?? [], context.videoClipIds, context.board);
 
+/** What the album can spend: the free balance plus what its hold keeps (null while the balance is unknown). */
+export const spendableOf = (context: Pick<BatchContext, 'credit' | 'held'>): number | null => (context.credit === null ? null : context.credit + context.held);
+
 /** What "Generate videos" costs now. */
 export const generateCostOf = (context: BatchContext): number => boardCost(batchTypeOf(context), context.board);
 

@@ -1,7 +1,7 @@
 import { not } from 'xstate';
 import { errorMessageOf } from '@/services/api-error';
 import { liveJobIds } from '@/machines/batch/batch-board';
-import { boardToSend, editFields, generateCostOf, joinUrlsOf } from '@/machines/batch/batch-derived';
+import { boardToSend, editFields, generateCostOf, joinUrlsOf, spendableOf } from '@/machines/batch/batch-derived';
 import { BATCH_SUBMIT_RETRIES, batchSetup, type GenerateRequest } from '@/machines/batch/batch.setup';
 import { paidAnswer, paidMessage } from '@/machines/paid-request/paid-request.machine';
 import type { Batch } from '@/services/schemas/batch';
@@ -11,7 +11,7 @@ export type { AdditionalVideo, Batch, ScriptBoardClip } from '@/services/schemas
 export type { Media } from '@/services/schemas/media';
 export type { CreditCheckUser } from '@/lib/affordability';
 export type { BatchContext, BatchEmitted, BatchEvent, BatchInput, ClipChanges } from '@/machines/batch/batch.types';
-export { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf } from '@/machines/batch/batch-derived';
+export { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf, spendableOf } from '@/machines/batch/batch-derived';
 export { BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.setup';
 export type { GenerateRequest } from '@/machines/batch/batch.setup';
 
@@ -58,6 +58,7 @@ export const batchMachine = batchSetup.createMachine({
     sendingEditVersion: 0,
     user: input.user ?? null,
     credit: input.credit ?? null,
+    held: 0,
     creditLoading: input.creditLoading ?? false,
     hidden: input.hidden ?? false,
     session: input.session ?? null,
@@ -68,9 +69,11 @@ export const batchMachine = batchSetup.createMachine({
   invoke: [
     { id: 'account', src: 'account', input: ({ context }) => ({ session: context.session }) },
     { id: 'watchPage', src: 'watchPage' },
+    { id: 'albumHold', src: 'projectHold', input: ({ context }) => ({ project: { kind: 'album' as const, id: context.batchId }, tellParent: true }) },
   ],
   on: {
     'batch.account': { actions: 'setAccount' },
+    'hold.quoted': [{ guard: 'holdMovedBalance', actions: ['setHeld', 'reportBalanceChanged'] }, { actions: 'setHeld' }],
     'batch.visibility': { actions: 'setHidden' },
   },
   initial: 'loading',
@@ -129,6 +132,7 @@ export const batchMachine = batchSetup.createMachine({
           actions: [
             { type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) },
             { type: 'takeWrittenBoard', params: ({ event }) => ({ batch: event.output }) },
+            'refreshHold',
           ],
         },
         onError: {
@@ -144,7 +148,7 @@ export const batchMachine = batchSetup.createMachine({
         input: ({ context }) => ({ id: context.batchId, board: boardToSend(context) }),
         onDone: {
           target: 'ready',
-          actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markBoardSaved'],
+          actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markBoardSaved', 'refreshHold'],
         },
         onError: {
           target: 'ready',
@@ -160,7 +164,8 @@ export const batchMachine = batchSetup.createMachine({
         src: 'generateVideos',
         input: ({ context }) => ({
           user: context.user,
-          credit: context.credit,
+          // What the album holds pays first: the check counts it with the free balance.
+          credit: spendableOf(context),
           cost: generateCostOf(context),
           request: { id: context.batchId, board: boardToSend(context) } satisfies GenerateRequest,
           idempotencyKey: context.idempotencyKey ?? undefined,
@@ -255,11 +260,12 @@ export const batchMachine = batchSetup.createMachine({
           {
             guard: { type: 'answerHasLiveJobs', params: ({ event }) => ({ batch: event.output }) },
             target: 'polling',
-            actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markEditSaved', 'resetPolls'],
+            // The join ended the album's hold: priced again (nothing left, nothing held).
+            actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markEditSaved', 'resetPolls', 'refreshHold'],
           },
           {
             target: 'ready',
-            actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markEditSaved'],
+            actions: [{ type: 'storeBatch', params: ({ event }) => ({ batch: event.output }) }, 'markEditSaved', 'refreshHold'],
           },
         ],
         onError: {
@@ -282,7 +288,7 @@ export const batchMachine = batchSetup.createMachine({
     },
     deleted: {
       type: 'final',
-      entry: ['reportDeleted', 'reportCreditsChanged'],
+      entry: ['reportDeleted', 'reportBalanceChanged'],
     },
   },
 });

@@ -8,7 +8,7 @@ import { affordability, refusalMessage } from '@/lib/affordability';
 import { classifyStatus } from '@/lib/job-status';
 import { isRecord } from '@/lib/records';
 import { clipCameraLabel, clipCost, isLive, joinOrder, resultUrl } from '@/machines/batch/batch-board';
-import { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf } from '@/machines/batch/batch.machine';
+import { boardProblemOf, generateCostOf, hasLiveClips, joinUrlsOf, spendableOf } from '@/machines/batch/batch.machine';
 import type { AdditionalVideo, BatchContext, Media, ScriptBoardClip, batchMachine } from '@/machines/batch/batch.machine';
 
 export type BatchSnapshot = SnapshotFrom<typeof batchMachine>;
@@ -58,6 +58,8 @@ export interface AlbumView {
   canGenerate: boolean;
   generating: boolean;
   credit: number | null;
+  /** What the album's open hold still keeps (0 without one): the clips are paid from it first. */
+  held: number;
   clips: AlbumVideoView[];
   /** Polling waits while the page is hidden. */
   paused: boolean;
@@ -137,7 +139,7 @@ function generateReason(snapshot: BatchSnapshot): string | null {
   if (!context.user) return ALBUM_TEXTS.generate.signIn;
   const cost = generateCostOf(context);
   // SPEC §6: the rule the machine applies before it sends anything, with the balance's loading.
-  const check = affordability({ user: context.user, cost, credit: context.credit, creditLoading: context.creditLoading });
+  const check = affordability({ user: context.user, cost, credit: spendableOf(context), creditLoading: context.creditLoading });
   return check.affordable ? null : refusalMessage(check, 'job');
 }
 
@@ -180,6 +182,7 @@ function buildAlbumView(snapshot: BatchSnapshot): AlbumView {
     canGenerate: reason === null && snapshot.can({ type: 'batch.generate' }),
     generating: snapshot.matches('generating'),
     credit: context.credit,
+    held: context.held,
     clips: clipViews(context),
     paused: snapshot.matches({ polling: 'paused' }),
     audioUrl: context.audioUrl,
@@ -211,3 +214,10 @@ export const selectAlbumView: (snapshot: BatchSnapshot) => AlbumView = createSel
 export const selectCanDelete = (snapshot: BatchSnapshot): boolean => snapshot.can({ type: 'batch.delete' });
 
 export const selectDeleting = (snapshot: BatchSnapshot): boolean => snapshot.matches('deleting');
+
+/**
+ * The album's hold actor (one quote for the whole album) for the page's "This album" panel; null
+ * until the album has a saved board (before it there is nothing to price, nor to hold).
+ */
+export const selectAlbumHoldRef = (snapshot: BatchSnapshot) =>
+  (snapshot.context.batch?.script_board?.clips.length ?? 0) > 0 ? (snapshot.children.albumHold ?? null) : null;

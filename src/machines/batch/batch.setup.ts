@@ -1,4 +1,4 @@
-import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { BATCH_ADDITIONAL_VIDEOS_MAX } from '@/config/batch';
 import { JOB_POLL, JOB_REQUEST_TIMEOUT_MS } from '@/config/limits';
 import { MESSAGES } from '@/config/messages';
@@ -10,6 +10,7 @@ import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import type { Batch, ScriptBoard } from '@/services/schemas/batch';
 import { accountLink, watchPage } from '@/machines/account-link/account-link';
 import { isPaidDone, paidRequestWith, type PaidRequestOutput } from '@/machines/paid-request/paid-request.machine';
+import { projectHoldMachine } from '@/machines/project-hold/project-hold.machine';
 import { liveJobIds, moveClip } from '@/machines/batch/batch-board';
 import {
   applyUpdates,
@@ -40,6 +41,7 @@ export const batchSetup = setup({
     events: {} as BatchEvent,
     input: {} as BatchInput,
     emitted: {} as BatchEmitted,
+    children: {} as { albumHold: 'projectHold' },
   },
   actors: {
     loadBatch: fromPromise<Batch, { id: string }>(({ input, signal }) => getBatch(input.id, undefined, { signal })),
@@ -66,6 +68,8 @@ export const batchSetup = setup({
     ),
     /** The person and their balance (the credit check), from the session; refreshes the balance. */
     account: accountLink(({ user, credit, creditLoading }) => [{ type: 'batch.account' as const, user, credit, creditLoading }]),
+    /** One quote for the whole album (issue 21 item 6): its quote, hold and release, a child the panel renders. */
+    projectHold: projectHoldMachine,
     /** Page visibility: polling pauses while the page is hidden. */
     watchPage: fromCallback(({ sendBack }) => watchPage((hidden) => sendBack({ type: 'batch.visibility', hidden }))),
   },
@@ -84,6 +88,8 @@ export const batchSetup = setup({
     canAddVideo: ({ context }) => context.additionalVideos.length < BATCH_ADDITIONAL_VIDEOS_MAX,
     isNotFound: (_, params: { error: unknown }) => statusOf(params.error) === 404,
     paidDone: (_, params: { output: PaidRequestOutput }) => isPaidDone(params.output),
+    /** A hold was placed or released: the balance moved. */
+    holdMovedBalance: ({ event }) => event.type === 'hold.quoted' && event.balanceChanged,
   },
   actions: {
     /** A loaded album: its board and edit section become the drafts. */
@@ -153,11 +159,21 @@ export const batchSetup = setup({
     ),
     countPoll: assign(({ context }) => ({ pollAttempt: context.pollAttempt + 1 })),
     resetPolls: assign({ pollAttempt: 0 }),
-    /** The album spent or got back credits: the session's balance is fetched again. */
+    /** The album spent or got back credits: the session's balance is fetched again, and what is left to make priced again. */
     reportCreditsChanged: enqueueActions(({ enqueue }) => {
       enqueue.emit({ type: 'batch.creditsChanged' });
       enqueue.sendTo('account', { type: 'credits.refresh' });
+      enqueue.sendTo('albumHold', { type: 'hold.refresh' });
     }),
+    /** The album is gone (its hold closed with it): only the session's balance is fetched again. */
+    reportBalanceChanged: enqueueActions(({ enqueue }) => {
+      enqueue.emit({ type: 'batch.creditsChanged' });
+      enqueue.sendTo('account', { type: 'credits.refresh' });
+    }),
+    /** The board or the join changed what is left to make: the album is priced again. */
+    refreshHold: sendTo('albumHold', { type: 'hold.refresh' }),
+    /** The album's hold answered: what it keeps counts in the credit check. */
+    setHeld: assign(({ event }) => (event.type === 'hold.quoted' ? { held: event.held } : {})),
     /** SPEC §8: whatever the reason, a failed delete says the album was not found. */
     notifyBatchNotFound: emit({
       type: 'batch.notify',

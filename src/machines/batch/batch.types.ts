@@ -1,5 +1,6 @@
 import type { CreditCheckUser } from '@/lib/affordability';
 import type { SessionRef } from '@/machines/account-link/account-link';
+import type { HoldQuotedEvent } from '@/machines/project-hold/project-hold.machine';
 import type { AdditionalVideo, Batch, ScriptBoardClip } from '@/services/schemas/batch';
 
 // The album machine's public types, apart from its states (batch.machine.ts) and its
@@ -44,7 +45,10 @@ export interface BatchContext {
   savedEditVersion: number;
   sendingEditVersion: number;
   user: CreditCheckUser | null;
+  /** The free balance (what the header shows). */
   credit: number | null;
+  /** What the album's open hold still keeps (its `albumHold` child tells): the clips may spend it too. */
+  held: number;
   creditLoading: boolean;
   hidden: boolean;
   session: SessionRef | null;
@@ -69,7 +73,8 @@ export type BatchEvent =
   | { type: 'edit.addVideo'; video: AdditionalVideo }
   | { type: 'edit.removeVideo'; index: number }
   | { type: 'edit.save' }
-  | { type: 'edit.join' };
+  | { type: 'edit.join' }
+  | HoldQuotedEvent;
 
 /** What the album tells the page (`actor.on`): a credits refresh, a toast, leaving a deleted album. */
 export type BatchEmitted =

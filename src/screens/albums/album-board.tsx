@@ -216,7 +216,7 @@ export function AlbumBoard() {
       <Stack gap={4}>
         {hasBoard && (
           <Text size="sm" aria-live="polite" data-testid="album-generate-cost">
-            {ALBUM_TEXTS.generate.cost(view.board.length, view.generateCost, view.credit)}
+            {ALBUM_TEXTS.generate.cost(view.board.length, view.generateCost, view.credit, view.held)}
           </Text>
         )}
         <Group gap="sm" align="center">

@@ -6,12 +6,13 @@ import { Link, useNavigate } from 'react-router-dom';
 import { SessionActorContext } from '@/components/session/session-context';
 import { ALBUM_TEXTS } from '@/config/album-texts';
 import { ROUTES } from '@/config/routes';
-import { selectAlbumView } from '@/machines/batch/batch.selectors';
+import { selectAlbumHoldRef, selectAlbumView } from '@/machines/batch/batch.selectors';
 import { selectCurrentUserId, selectIsSignedIn } from '@/machines/session/session.selectors';
 import { AlbumBoard } from '@/screens/albums/album-board';
 import { AlbumDelete } from '@/screens/albums/album-delete';
 import { AlbumJoin, AlbumVideos } from '@/screens/albums/album-videos';
 import { BatchActorContext } from '@/screens/albums/batch-context';
+import { ProjectHoldPanel } from '@/screens/project-hold/project-hold-panel';
 import { BATCH_HELP_TOPICS } from '@/screens/albums/new-album-form';
 import { ToolHelpButton } from '@/screens/tools/tool-help-button';
 import { ToolPageHeader } from '@/screens/tools/tool-page-header';
@@ -60,6 +61,12 @@ function PictureStrip({ urls }: { urls: string[] }) {
       </ScrollArea>
     </Stack>
   );
+}
+
+/** One quote for the whole album (issue 21 item 6): "This album", the price of what is left, Hold and Release. */
+function AlbumHold() {
+  const hold = BatchActorContext.useSelector(selectAlbumHoldRef);
+  return hold ? <ProjectHoldPanel hold={hold} /> : null;
 }
 
 function AlbumPage() {
@@ -111,6 +118,7 @@ function AlbumPage() {
         </Alert>
       )}
       <PictureStrip urls={view.imageUrls} />
+      <AlbumHold />
       <AlbumBoard />
       <AlbumVideos />
       <AlbumJoin />

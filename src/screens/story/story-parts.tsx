@@ -2,7 +2,7 @@ import { Alert, Badge, Box, Button, Group, Progress, Stack, Text } from '@mantin
 import { createActorContext, shallowEqual, useSelector } from '@xstate/react';
 import { useCallback, type ReactNode } from 'react';
 import { SessionActorContext } from '@/components/session/session-context';
-import { fromHoldText } from '@/config/story-hold-texts';
+import { fromHoldText } from '@/config/project-hold-texts';
 import { STORY_TEXTS } from '@/config/story-texts';
 import type { StoryPartState } from '@/lib/story';
 import { selectOptionalCreditBalance } from '@/machines/session/credits.selectors';

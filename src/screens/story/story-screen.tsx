@@ -68,7 +68,7 @@ function useStoryBridge(): void {
       story.on('story.creditsChanged', () => {
         creditsRefLatest.current?.send({ type: 'credits.refresh' });
         // A part spent (or got back) credits: what is left to make, and the hold, changed.
-        hold?.send({ type: 'storyHold.refresh' });
+        hold?.send({ type: 'hold.refresh' });
       }),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());

@@ -85,6 +85,9 @@ const uiEvents: BatchEvent[] = [
   { type: 'edit.setAudio', url: 'http://localhost/api/files/a.wav' },
   { type: 'edit.addVideo', video: { url: 'http://localhost/api/files/x.mp4', label: 'x' } },
   { type: 'edit.removeVideo', index: 0 },
+  // The album's hold child (one quote for the whole album): a quote, and a hold placed or released.
+  { type: 'hold.quoted', held: 0, balanceChanged: false },
+  { type: 'hold.quoted', held: 80, balanceChanged: true },
 ];
 
 /**

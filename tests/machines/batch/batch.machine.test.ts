@@ -10,6 +10,7 @@ import type { BatchJobUpdate, EditBatchFields } from '@/services/batch';
 import { batchMachine, BATCH_SUBMIT_RETRIES } from '@/machines/batch/batch.machine';
 import type { Batch, BatchEmitted, BatchInput, GenerateRequest } from '@/machines/batch/batch.machine';
 import { paidRequestWith } from '@/machines/paid-request/paid-request.machine';
+import { projectHoldMachine, type HoldProjectRef, type ProjectQuoteAnswer } from '@/machines/project-hold/project-hold.machine';
 import { selectAlbumView } from '@/machines/batch/batch.selectors';
 import type { ScriptBoard } from '@/services/schemas/batch';
 import { buildStatus } from '../../services/media.fixtures';
@@ -27,7 +28,27 @@ interface BatchServer {
   saveEdit: Mock<(id: string, fields: EditBatchFields) => Promise<Batch>>;
   join: Mock<(id: string, fields: EditBatchFields) => Promise<Batch>>;
   remove: Mock<(id: string) => Promise<{ id: string; deleted: true }>>;
+  /** The album's hold (its `albumHold` child): quote, hold, release. */
+  quote: Mock<(project: HoldProjectRef) => Promise<ProjectQuoteAnswer>>;
+  hold: Mock<(project: HoldProjectRef) => Promise<ProjectQuoteAnswer>>;
+  release: Mock<(project: HoldProjectRef) => Promise<ProjectQuoteAnswer>>;
 }
+
+/** The album's quote: its two clips (Auto 40, Kling 1.6 …) and the free join; nothing held. */
+const QUOTE: ProjectQuoteAnswer = {
+  lines: [
+    { part: 'clips', label: 'Auto', count: 2, each: 40, total: 80 },
+    { part: 'join', count: 1, each: 0, total: 0 },
+  ],
+  total: 80,
+  cost: 80,
+  hold: null,
+  balance: 500,
+};
+const held = (remaining: number, drawn = 0): ProjectQuoteAnswer => ({
+  ...QUOTE,
+  hold: { id: 'h-1', amount: remaining + drawn, drawn, remaining, status: 'open', close_reason: null },
+});
 
 const BOARD_ALBUM = buildBatch({ script_board: { clips: TWO_CLIPS } });
 const GENERATED = buildBatch({
@@ -45,6 +66,9 @@ function buildServer(): BatchServer {
     saveEdit: vi.fn(async () => BOARD_ALBUM),
     join: vi.fn(async () => buildBatch({ concat: buildClipVideo('c1', { tool: 'batch-concat', cost: 0 }) })),
     remove: vi.fn(async (id: string) => ({ id, deleted: true as const })),
+    quote: vi.fn(async () => QUOTE),
+    hold: vi.fn(async () => held(80)),
+    release: vi.fn(async () => ({ ...QUOTE, hold: { ...held(80).hold!, status: 'closed' as const, close_reason: 'released' as const } })),
   };
 }
 
@@ -79,6 +103,13 @@ const machineFor = (calls: BatchServer) =>
       saveEdit: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input }) => calls.saveEdit(input.id, input.fields)),
       join: fromPromise<Batch, { id: string; fields: EditBatchFields }>(({ input }) => calls.join(input.id, input.fields)),
       deleteAlbum: fromPromise<{ id: string; deleted: true }, { id: string }>(({ input }) => calls.remove(input.id)),
+      projectHold: projectHoldMachine.provide({
+        actors: {
+          quote: fromPromise<ProjectQuoteAnswer, { project: HoldProjectRef }>(({ input }) => calls.quote(input.project)),
+          hold: fromPromise<ProjectQuoteAnswer, { project: HoldProjectRef; idempotencyKey: string }>(({ input }) => calls.hold(input.project)),
+          release: fromPromise<ProjectQuoteAnswer, { project: HoldProjectRef }>(({ input }) => calls.release(input.project)),
+        },
+      }),
     },
     delays: { pollDelay: 1000 },
   });
@@ -490,5 +521,75 @@ describe('deleting', () => {
     actor.send({ type: 'batch.delete' });
     await flush();
     expect(actor.getSnapshot().matches('polling')).toBe(true);
+  });
+});
+
+describe('one quote for the whole album (issue 21 item 6)', () => {
+  const holdRef = (actor: ReturnType<typeof start>['actor']) => actor.getSnapshot().children.albumHold!;
+
+  it('prices the album in its hold child on start; holding tells the album what it keeps and refreshes the balance', async () => {
+    const { actor, emitted } = start({ credit: 10 });
+    await flush();
+    expect(server.quote).toHaveBeenCalledWith({ kind: 'album', id: 'album-1' });
+    expect(view(actor)).toMatchObject({ held: 0, canGenerate: false, generateCost: 80 });
+    expect(emitted).toEqual([]);
+
+    server.hold.mockResolvedValueOnce(held(80));
+    holdRef(actor).send({ type: 'hold.place' });
+    await flush();
+    expect(server.hold).toHaveBeenCalledWith({ kind: 'album', id: 'album-1' });
+    // Placed: the header's balance is read again, and the credit check counts what the hold keeps.
+    expect(emitted).toEqual([{ type: 'batch.creditsChanged' }]);
+    expect(actor.getSnapshot().context.held).toBe(80);
+    expect(view(actor)).toMatchObject({ held: 80, canGenerate: true, generateReason: null });
+  });
+
+  it('generates from the hold, and prices what is left again when the clips were paid and when they ended', async () => {
+    server.quote.mockResolvedValue(held(80));
+    const { actor } = start({ credit: 0 });
+    await flush();
+    expect(view(actor).canGenerate).toBe(true);
+    actor.send({ type: 'batch.generate' });
+    await flush();
+    expect(server.generate).toHaveBeenCalledTimes(1);
+    expect(server.quote).toHaveBeenCalledTimes(2);
+    server.poll.mockResolvedValueOnce([ended('v1'), ended('v2')]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(server.quote).toHaveBeenCalledTimes(3);
+  });
+
+  it('releases: the album no longer counts the hold, and the balance is read again', async () => {
+    server.quote.mockResolvedValue(held(80));
+    const { actor, emitted } = start({ credit: 10 });
+    await flush();
+    expect(view(actor).held).toBe(80);
+    holdRef(actor).send({ type: 'hold.release' });
+    await flush();
+    expect(server.release).toHaveBeenCalledTimes(1);
+    expect(view(actor)).toMatchObject({ held: 0, canGenerate: false });
+    expect(emitted).toEqual([{ type: 'batch.creditsChanged' }]);
+  });
+
+  it('prices again after the board is written or saved and after the join (which ends the hold)', async () => {
+    const album = buildBatch({ script_board: { clips: TWO_CLIPS }, videos: [buildFinishedVideo('v1'), buildFinishedVideo('v2')] });
+    server.load.mockResolvedValue(album);
+    server.write.mockResolvedValue(album);
+    server.saveBoard.mockResolvedValue(album);
+    const { actor } = start();
+    await flush();
+    expect(server.quote).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'board.write' });
+    await flush();
+    expect(server.quote).toHaveBeenCalledTimes(2);
+    actor.send({ type: 'board.change', clipId: 'clip-1', changes: { prompt: 'sea' } });
+    actor.send({ type: 'board.save' });
+    await flush();
+    expect(server.quote).toHaveBeenCalledTimes(3);
+    server.join.mockResolvedValueOnce({ ...album, concat: buildFinishedVideo('c1', { tool: 'batch-concat', cost: 0 }) });
+    actor.send({ type: 'edit.join' });
+    await flush();
+    expect(server.join).toHaveBeenCalledTimes(1);
+    expect(server.quote).toHaveBeenCalledTimes(4);
   });
 });

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARALLAX_VIDEO_CREDITS } from '../../../src/config/video-creation.ts';
 import { storyAudioPrice, storyPartPrice } from '../../../src/lib/story.ts';
+import { batchSchema, type Batch } from '../../../src/services/schemas/batch.ts';
 import { storySchema, type Story } from '../../../src/services/schemas/story.ts';
-import { ledgerRows, postForm, balanceOf } from '../helpers/media.ts';
+import { asMedia, ledgerRows, postForm, balanceOf, smallPng } from '../helpers/media.ts';
 import { freshPostgresUrl } from '../helpers/postgres.ts';
 import { callApi, signUpUser, startTestServer, type ApiAnswer, type TestServer } from '../helpers/server.ts';
 
 /**
  * Credit holds (issue 21 item 6) under real concurrency: on PostgreSQL, with transactions
- * interleaving across a pool, stories racing to hold the last credits while other paid calls
+ * interleaving across a pool, stories (and a story against an album) racing to hold the last credits while other paid calls
  * spend them never overdraw — the free balance (ledger minus open holds) stays ≥ 0 — and the
  * parts of held stories are paid from their holds while the rest of the balance is fought over.
  * Jobs take a minute here, so nothing ends (and nothing is refunded) while the test looks.
@@ -114,5 +116,60 @@ describe('stories racing for the last credits', () => {
       expect(running).toBeGreaterThanOrEqual(0);
     }
     expect(running - held * (price - elementsCost)).toBe(await freeBalance(user));
+  });
+});
+
+/** A parallax album of two pictures with its board written: two clips to make, joining free. */
+async function albumWithBoard(user: User): Promise<Batch> {
+  const uploaded = await postForm(server, 'image', { image_file: { data: await smallPng(), name: 'p.png', type: 'image/png' } }, { token: user.accessToken });
+  const picture = asMedia(uploaded).items[0]?.url ?? '';
+  const created = batchSchema.parse((await postForm(server, 'batch', { batch_type: 'parallax', image_urls: [picture, picture] }, { token: user.accessToken })).body?.data);
+  const written = await postForm(server, `batch/${created.id}/script-board`, { motion_length: '2' }, { token: user.accessToken });
+  expect(written.status, JSON.stringify(written.body)).toBe(200);
+  return batchSchema.parse(written.body?.data);
+}
+
+describe('a story and an album racing for the last credits', () => {
+  it('one of the two holds, the other is refused (402), and the loser cannot spend the winner’s hold; 4 people at once, nothing overdraws', async () => {
+    const albumPrice = 2 * PARALLAX_VIDEO_CREDITS;
+    const people = await Promise.all(
+      Array.from({ length: 4 }, async (_, index) => {
+        const user = await signUpUser(server, `pgmixed${index}`);
+        const [story, album] = [await createStory(user), await albumWithBoard(user)];
+        // Either project fits, never both.
+        const ledger = fullPrice(story) + albumPrice - 1;
+        await server.db.query("INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, $2, 'purchase', 'bought (test)')", [user.sub, ledger - 100]);
+        return { user, story, album, ledger };
+      }),
+    );
+    const races = people.flatMap(({ user, story, album }) => [
+      callApi(server, `story/${story.id}/hold`, { method: 'POST', token: user.accessToken, headers: { 'Idempotency-Key': `pg-mixed-story-${user.sub}` } }),
+      callApi(server, `batch/${album.id}/hold`, { method: 'POST', token: user.accessToken, headers: { 'Idempotency-Key': `pg-mixed-album-${user.sub}` } }),
+    ]);
+    const answers = await Promise.all(races);
+    for (const [index, { user, story, album, ledger }] of people.entries()) {
+      const [storyHold, albumHold] = [answers[2 * index], answers[2 * index + 1]];
+      expect([storyHold?.status, albumHold?.status].sort()).toEqual([200, 402]);
+      const storyWon = storyHold?.status === 200;
+      const heldAmount = storyWon ? fullPrice(story) : albumPrice;
+      const free = ledger - heldAmount;
+      expect(await freeBalance(user)).toBe(free);
+      expect((storyWon ? albumHold : storyHold)?.body?.detail).toBe(`Not enough credits: this costs ${storyWon ? albumPrice : fullPrice(story)} credits and you have ${free}.`);
+      const open = await openHolds(user.sub);
+      expect(open).toEqual([{ project_id: storyWon ? story.id : album.id, amount: heldAmount, drawn: 0 }]);
+      // The album that lost is not paid from the story's hold: its clips are refused and nothing is made.
+      if (storyWon) {
+        const clips = await postForm(server, `batch/${album.id}/videos`, { script_board: JSON.stringify(album.script_board) }, { token: user.accessToken });
+        expect(clips.status).toBe(402);
+      } else {
+        // The album that won is paid from its hold while the rest stays free.
+        const clips = await postForm(server, `batch/${album.id}/videos`, { script_board: JSON.stringify(album.script_board) }, { token: user.accessToken });
+        expect(clips.status, JSON.stringify(clips.body)).toBe(200);
+        expect(await openHolds(user.sub)).toEqual([{ project_id: album.id, amount: albumPrice, drawn: albumPrice }]);
+      }
+      expect(await freeBalance(user)).toBe(free);
+      expect(free).toBeGreaterThanOrEqual(0);
+      expect(await balanceOf(server, user.sub)).toBe(storyWon ? ledger : ledger - albumPrice);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storyPartPrice, storyAudioPrice } from '../../../src/lib/story.ts';
-import { storyQuoteSchema, type StoryQuoteAnswer } from '../../../src/services/schemas/story-hold.ts';
+import { storyQuoteSchema, type StoryQuoteAnswer } from '../../../src/services/schemas/project-hold.ts';
 import { storySchema, type Story } from '../../../src/services/schemas/story.ts';
 import { appendLedgerEntry } from '../../../server/src/db/credit-ledger.ts';
 import { balanceOf, ledgerRows, postForm, type FormFields } from '../helpers/media.ts';

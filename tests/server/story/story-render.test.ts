@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORY_TOOLS } from '../../../src/config/story.ts';
 import { storyConcatSource, storyPartStates } from '../../../src/lib/story.ts';
 import { storySchema, type Story, type Storyboard } from '../../../src/services/schemas/story.ts';
-import { storyQuoteSchema } from '../../../src/services/schemas/story-hold.ts';
+import { storyQuoteSchema } from '../../../src/services/schemas/project-hold.ts';
 import { balanceOf, fetchFile, hasEnded, PNG_MAGIC, pollStatus, postForm } from '../helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
