@@ -71,6 +71,8 @@ export const HISTORY_TEXTS = {
   rerunFailed: 'The job could not be run again:',
   remix: 'Remix',
   remixLabel: (tool: string): string => `Remix the ${tool} job: open ${tool} with its parameters`,
+  /** The status of a job still waiting for a worker (a running one says Running). */
+  queued: 'Queued',
   /** A running job's progress bar (the row follows it live). */
   progressOf: (tool: string): string => `Progress of the ${tool} job`,
   /** A finished run's pictures (1–4 per run, issue 21 item 7), each with the seed it was made with. */

@@ -266,6 +266,10 @@ describe('the History page', () => {
     );
     await openHistory();
     expect(await within(await screen.findByRole('table', { name: 'Your jobs' }, PAGE_LOAD)).findByText('2nd in your queue')).toBeInTheDocument();
+    // No worker has it yet: it says Queued, not Running, and has no progress bar.
+    expect(within(table()).getByText('Queued')).toBeInTheDocument();
+    expect(within(table()).queryByText('Running')).not.toBeInTheDocument();
+    expect(within(table()).queryByRole('progressbar')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Hold Text to Image' }));
     expect(await within(table()).findByText('Held: it starts once you resume it')).toBeInTheDocument();

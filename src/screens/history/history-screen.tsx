@@ -66,6 +66,13 @@ interface HistoryRowProps {
   onShowParameters: (media: Media) => void;
 }
 
+/** The status word of a row: a job not ended says Held, Queued (no worker has it yet) or Running. */
+function statusLabel(media: Media, status: ReturnType<typeof statusOf>): string {
+  if (status !== 'live') return JOB_SEARCH_STATUS_LABELS[status];
+  if (media.held) return QUEUE_TEXTS.heldPhase;
+  return media.status === WAITING_STATUS ? HISTORY_TEXTS.queued : JOB_SEARCH_STATUS_LABELS.live;
+}
+
 /** One job of the list: what it was, how it went, and what can be done with it. */
 function HistoryRow(props: HistoryRowProps) {
   // A job still waiting may be held, resumed, run next or edited (issue 21 item 2): its own
@@ -145,8 +152,9 @@ function HistoryRowView({ history, media, focused, onShowParameters, queue }: Hi
       </Table.Th>
       <Table.Td>{modelLabel(media.option, assetTools, mediaTools)}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none', overflow: 'visible' }}>
-          {media.held && status === 'live' ? QUEUE_TEXTS.heldPhase : JOB_SEARCH_STATUS_LABELS[status]}
+        {/* The label is never cut short: the table is as wide as its words need (it scrolls). */}
+        <Badge color={STATUS_COLORS[status]} variant="light" style={{ textTransform: 'none', overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
+          {statusLabel(media, status)}
         </Badge>
         {status === 'live' && media.status !== WAITING_STATUS && (
           <Progress value={media.progress} size="sm" mt={6} aria-label={HISTORY_TEXTS.progressOf(tool)} />
@@ -162,7 +170,8 @@ function HistoryRowView({ history, media, focused, onShowParameters, queue }: Hi
       <Table.Td>
         <Stack gap={4}>
           {queue}
-          <Group gap={6} wrap="nowrap">
+          {/* Wrapped onto a second line when the column is narrow, never cut short. */}
+          <Group gap={6}>
             <Button size="compact-sm" variant="default" aria-label={HISTORY_TEXTS.parametersOf(tool)} onClick={() => onShowParameters(media)}>
               {HISTORY_TEXTS.parameters}
             </Button>
