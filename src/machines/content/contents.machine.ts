@@ -4,6 +4,7 @@ import { getLatestContents, getUserContents } from '@/services/content';
 import { getUser } from '@/services/users';
 import type { ContentPage, PublicContent } from '@/services/schemas/content';
 import type { PublicUser } from '@/services/schemas/users';
+import { appendNew } from '@/machines/paged-list';
 
 export type { PublicContent } from '@/services/schemas/content';
 export type { PublicUser } from '@/services/schemas/users';
@@ -42,12 +43,6 @@ interface PageRequest {
   keyword: string;
   nextStartKeys: string | null;
 }
-
-/** Items of `more` not already listed, after `items` (a page boundary can repeat one). */
-const appendNew = (items: PublicContent[], more: PublicContent[]): PublicContent[] => {
-  const seen = new Set(items.map((item) => item.id));
-  return [...items, ...more.filter((item) => !seen.has(item.id))];
-};
 
 /**
  * A listing of shared results: a person's profile (`handle`: GET users/{handle}?type=handle first,

@@ -16,6 +16,16 @@ import {
   type HistoryFilters,
 } from '@/machines/job-history/job-history.filters';
 import { historyLiveMachine, liveIdsOf, mergeLiveRead, type HistoryLiveEmitted } from '@/machines/job-history/history-live.machine';
+import {
+  firstPageChange,
+  initialFocus,
+  nextPageChange,
+  seekFurther,
+  seekPageChange,
+  stopSeeking,
+  type ListFocus,
+  type PageAnswer as PagedAnswer,
+} from '@/machines/paged-list';
 
 // Screens may not import services; they get these from here.
 export type { Media } from '@/services/schemas/media';
@@ -49,12 +59,6 @@ export interface JobHistoryInput {
   focusId?: string | null;
 }
 
-/**
- * The job asked for by `?job=`: still being looked for, found (outlined and focused), not among
- * the jobs read (a notice), or none asked for / given up because the filters changed.
- */
-export type HistoryFocusState = 'seeking' | 'found' | 'missing' | 'none';
-
 export interface JobHistoryContext {
   /** The filters as set now (the prompt text as typed). */
   filters: HistoryFilters;
@@ -66,7 +70,8 @@ export interface JobHistoryContext {
   /** Why the last load failed; null otherwise. */
   error: string | null;
   jobs: JobsRef | null;
-  focus: { id: string | null; state: HistoryFocusState; pages: number };
+  /** The job asked for by `?job=` (outlined and focused once found). */
+  focus: ListFocus;
   /** The job being run again, its key (one per press), and how the last re-run went. */
   rerun: {
     mediaId: string | null;
@@ -94,26 +99,7 @@ export type JobHistoryEvent =
   /** The live rows read again by the `historyLive` child. */
   | HistoryLiveEmitted;
 
-interface PageAnswer {
-  items: Media[];
-  nextStartKeys: string | null;
-}
-
-/** Items of `more` not already listed, after `items` (a page boundary can repeat one). */
-const appendNew = (items: Media[], more: Media[]): Media[] => {
-  const seen = new Set(items.map((item) => item.id));
-  return [...items, ...more.filter((item) => !seen.has(item.id))];
-};
-
-/** After a page: the focus found, or missing once nothing more will be read for it. */
-const settledFocus = (focus: JobHistoryContext['focus'], items: Media[]): JobHistoryContext['focus'] => {
-  if (focus.state !== 'seeking') return focus;
-  return { ...focus, state: items.some((item) => item.id === focus.id) ? 'found' : 'missing' };
-};
-
-/** A filter change stops looking for the focus (the job may not match them); a found one stays outlined. */
-const stopSeeking = (focus: JobHistoryContext['focus']): JobHistoryContext['focus'] =>
-  focus.state === 'seeking' ? { ...focus, state: 'none' } : focus;
+type PageAnswer = PagedAnswer<Media>;
 
 /**
  * The History page (issue 21 item 1): the person's jobs from the server, whichever device ran
@@ -149,11 +135,7 @@ export const jobHistoryMachine = setup({
   guards: {
     hasMore: ({ context }) => context.nextStartKeys !== null,
     /** The focus is not on this page, another page follows, and fewer than the most pages were read. */
-    seekFurther: ({ context }, params: { page: PageAnswer }) =>
-      context.focus.state === 'seeking' &&
-      !params.page.items.some((item) => item.id === context.focus.id) &&
-      params.page.nextStartKeys !== null &&
-      context.focus.pages + 1 < HISTORY_SEEK_PAGES_MAX,
+    seekFurther: ({ context }, params: { page: PageAnswer }) => seekFurther(context.focus, params.page, HISTORY_SEEK_PAGES_MAX),
     pageIsEmpty: (_, params: { page: PageAnswer }) => params.page.items.length === 0,
   },
   actions: {
@@ -168,23 +150,9 @@ export const jobHistoryMachine = setup({
     }),
     applyQuery: assign(({ context }) => ({ applied: context.filters })),
     clearFilters: assign(({ context }) => ({ filters: EMPTY_HISTORY_FILTERS, applied: EMPTY_HISTORY_FILTERS, focus: stopSeeking(context.focus) })),
-    storeFirstPage: assign(({ context }, params: { page: PageAnswer }) => ({
-      items: params.page.items,
-      nextStartKeys: params.page.nextStartKeys,
-      error: null,
-      focus: settledFocus(context.focus, params.page.items),
-    })),
-    appendPage: assign(({ context }, params: { page: PageAnswer }) => {
-      const items = appendNew(context.items, params.page.items);
-      return { items, nextStartKeys: params.page.nextStartKeys, error: null, focus: settledFocus(context.focus, items) };
-    }),
-    /** A page read while looking for the focus: kept, and one more page counted. */
-    appendSeekPage: assign(({ context }, params: { page: PageAnswer }) => ({
-      items: appendNew(context.items, params.page.items),
-      nextStartKeys: params.page.nextStartKeys,
-      error: null,
-      focus: { ...context.focus, pages: context.focus.pages + 1 },
-    })),
+    storeFirstPage: assign(({ context }, params: { page: PageAnswer }) => firstPageChange(context, params.page)),
+    appendPage: assign(({ context }, params: { page: PageAnswer }) => nextPageChange(context, params.page)),
+    appendSeekPage: assign(({ context }, params: { page: PageAnswer }) => seekPageChange(context, params.page)),
     setError: assign(({ context }, params: { error: unknown }) => ({ error: errorMessageOf(params.error), focus: stopSeeking(context.focus) })),
     dismissFocus: assign(({ context }) => ({ focus: { ...context.focus, state: 'none' as const } })),
     clearError: assign({ error: null }),
@@ -222,7 +190,7 @@ export const jobHistoryMachine = setup({
     nextStartKeys: null,
     error: null,
     jobs: input.jobs,
-    focus: { id: input.focusId ?? null, state: input.focusId ? 'seeking' : 'none', pages: 0 },
+    focus: initialFocus(input.focusId),
     rerun: { mediaId: null, idempotencyKey: null, seed: null, lastSource: null, started: null, error: null },
   }),
   type: 'parallel',

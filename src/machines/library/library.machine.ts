@@ -6,6 +6,16 @@ import { searchLibrary } from '@/services/library';
 import type { LibrarySearch } from '@/services/library';
 import type { LibraryItem } from '@/services/schemas/library';
 import { libraryFoldersMachine, type LibraryFoldersReport } from '@/machines/library/library-folders.machine';
+import {
+  firstPageChange,
+  initialFocus,
+  nextPageChange,
+  seekFurther,
+  seekPageChange,
+  stopSeeking,
+  type ListFocus,
+  type PageAnswer as PagedAnswer,
+} from '@/machines/paged-list';
 
 // Screens may not import services; they get these from here.
 export type { LibraryItem } from '@/services/schemas/library';
@@ -40,12 +50,6 @@ export interface LibraryInput {
   folders: boolean;
 }
 
-/**
- * The result asked for by `?item=`: still being looked for, found (shown highlighted), not among
- * the person's results (a notice), or none asked for / given up because the filters changed.
- */
-export type FocusState = 'seeking' | 'found' | 'missing' | 'none';
-
 export interface LibraryContext {
   filters: LibraryFilters;
   /** The filters the results shown were found with (the prompt once typing paused). */
@@ -54,7 +58,8 @@ export interface LibraryContext {
   nextStartKeys: string | null;
   error: string | null;
   foldersOffered: boolean;
-  focus: { id: string | null; state: FocusState; pages: number };
+  /** The result asked for by `?item=` (shown highlighted once found). */
+  focus: ListFocus;
 }
 
 export type LibraryEvent =
@@ -67,24 +72,7 @@ export type LibraryEvent =
   | { type: 'library.dismissFocus' }
   | LibraryFoldersReport;
 
-interface PageAnswer {
-  items: LibraryItem[];
-  nextStartKeys: string | null;
-}
-
-const appendNew = (items: LibraryItem[], more: LibraryItem[]): LibraryItem[] => {
-  const seen = new Set(items.map((item) => item.id));
-  return [...items, ...more.filter((item) => !seen.has(item.id))];
-};
-
-/** After a page: the focus found, or missing once nothing more will be read for it. */
-const settledFocus = (focus: LibraryContext['focus'], items: LibraryItem[]): LibraryContext['focus'] => {
-  if (focus.state !== 'seeking') return focus;
-  return { ...focus, state: items.some((item) => item.id === focus.id) ? 'found' : 'missing' };
-};
-
-/** A filter change stops looking for the focus (it may not match them); a found one stays highlighted. */
-const stopSeeking = (focus: LibraryContext['focus']): LibraryContext['focus'] => (focus.state === 'seeking' ? { ...focus, state: 'none' } : focus);
+type PageAnswer = PagedAnswer<LibraryItem>;
 
 /**
  * The Library page (issue 21 item 7): the person's finished results from the server, newest first.
@@ -111,11 +99,7 @@ export const libraryMachine = setup({
     hasMore: ({ context }) => context.nextStartKeys !== null,
     foldersOffered: ({ context }) => context.foldersOffered,
     /** The focus is not on this page, another page follows, and fewer than the most pages were read. */
-    seekFurther: ({ context }, params: { page: PageAnswer }) =>
-      context.focus.state === 'seeking' &&
-      !params.page.items.some((item) => item.id === context.focus.id) &&
-      params.page.nextStartKeys !== null &&
-      context.focus.pages + 1 < LIBRARY_SEEK_PAGES_MAX,
+    seekFurther: ({ context }, params: { page: PageAnswer }) => seekFurther(context.focus, params.page, LIBRARY_SEEK_PAGES_MAX),
     pageIsEmpty: (_, params: { page: PageAnswer }) => params.page.items.length === 0,
     viewingDeletedFolder: ({ context, event }) => event.type === 'library.folderDeleted' && context.applied.folderId === event.folderId,
   },
@@ -143,23 +127,9 @@ export const libraryMachine = setup({
       const filters = { ...context.filters, folderId: null };
       return { filters, applied: filters };
     }),
-    storeFirstPage: assign(({ context }, params: { page: PageAnswer }) => ({
-      items: params.page.items,
-      nextStartKeys: params.page.nextStartKeys,
-      error: null,
-      focus: settledFocus(context.focus, params.page.items),
-    })),
-    appendPage: assign(({ context }, params: { page: PageAnswer }) => {
-      const items = appendNew(context.items, params.page.items);
-      return { items, nextStartKeys: params.page.nextStartKeys, error: null, focus: settledFocus(context.focus, items) };
-    }),
-    /** A page read while looking for the focus: kept, and one more page counted. */
-    appendSeekPage: assign(({ context }, params: { page: PageAnswer }) => ({
-      items: appendNew(context.items, params.page.items),
-      nextStartKeys: params.page.nextStartKeys,
-      error: null,
-      focus: { ...context.focus, pages: context.focus.pages + 1 },
-    })),
+    storeFirstPage: assign(({ context }, params: { page: PageAnswer }) => firstPageChange(context, params.page)),
+    appendPage: assign(({ context }, params: { page: PageAnswer }) => nextPageChange(context, params.page)),
+    appendSeekPage: assign(({ context }, params: { page: PageAnswer }) => seekPageChange(context, params.page)),
     setError: assign(({ context }, params: { error: unknown }) => ({ error: errorMessageOf(params.error), focus: stopSeeking(context.focus) })),
     clearError: assign({ error: null }),
     dismissFocus: assign(({ context }) => ({ focus: { ...context.focus, state: 'none' as const } })),
@@ -186,7 +156,7 @@ export const libraryMachine = setup({
     nextStartKeys: null,
     error: null,
     foldersOffered: input.folders,
-    focus: { id: input.focusId ?? null, state: input.focusId ? 'seeking' : 'none', pages: 0 },
+    focus: initialFocus(input.focusId),
   }),
   type: 'parallel',
   states: {
