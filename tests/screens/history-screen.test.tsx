@@ -371,6 +371,25 @@ describe('the History page', () => {
     expect(within(lightbox).getByRole('img')).toHaveAttribute('src', 'http://localhost/files/kite-2.png');
   });
 
+  it('a thumbnail whose signed link stopped loading gets a fresh one from its job, and says so when the job has none', async () => {
+    pastJob(1, { seed: 7, args: { prompt: 'a red kite', option: 'Flux1.1Pro' } });
+    const record = fakeMedia.media.get('past-1')!;
+    record.items = [{ type: 'image', status: 'success', url: 'http://localhost/files/kite.png', thumbnail_url: 'http://localhost/files/kite-small.jpg', file_id: 'kite', seed: 7 }];
+    historyServer({ first: { ids: ['past-1'], next: null } });
+    await openHistory();
+    const pictures = await screen.findByRole('group', { name: 'Pictures of the Text to Image job' }, PAGE_LOAD);
+    const thumbnail = () => within(pictures).getByRole('button').querySelector('img');
+    expect(thumbnail()).toHaveAttribute('src', 'http://localhost/files/kite-small.jpg');
+    // The hour of the link is up (the page was left open): the job is read again for a fresh link.
+    record.items[0] = { ...record.items[0]!, thumbnail_url: 'http://localhost/files/kite-small.jpg?fresh' };
+    fireEvent.error(thumbnail()!);
+    await waitFor(() => expect(thumbnail()).toHaveAttribute('src', 'http://localhost/files/kite-small.jpg?fresh'));
+    // The job lost its file meanwhile: the thumbnail says it could not be loaded.
+    record.items = [];
+    fireEvent.error(thumbnail()!);
+    expect(await within(pictures).findByRole('button', { name: 'Picture 1 of 1, seed 7: This file could not be loaded.' })).toBeInTheDocument();
+  });
+
   it('asks a signed-out visitor to sign in, and asks the server nothing', async () => {
     const { queries } = historyServer({});
     renderApp('/history');
