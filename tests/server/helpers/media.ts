@@ -91,6 +91,16 @@ export async function balanceOf(server: Pick<TestServer, 'db'>, sub: string): Pr
   return rows.reduce((sum, row) => sum + row.amount, 0);
 }
 
+/**
+ * The balance the person can spend (GET credits/get): the ledger minus what open holds keep
+ * (issue 21 item 6). A refused read throws, naming its status.
+ */
+export async function freeBalance(server: TestServer, token: string): Promise<number> {
+  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token });
+  if (answer.status !== 200) throw new Error(`GET credits/get answered ${answer.status}`);
+  return answer.body?.data?.credit ?? Number.NaN;
+}
+
 /** A small real PNG. */
 export async function smallPng(width = 64, height = 48, colour = '#3366cc'): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();

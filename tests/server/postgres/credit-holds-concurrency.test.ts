@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARALLAX_VIDEO_CREDITS } from '../../../src/config/video-creation.ts';
-import { storyAudioPrice, storyPartPrice } from '../../../src/lib/story.ts';
+import { storyPartPrice } from '../../../src/lib/story.ts';
 import { batchSchema, type Batch } from '../../../src/services/schemas/batch.ts';
 import { storySchema, type Story } from '../../../src/services/schemas/story.ts';
-import { asMedia, ledgerRows, postForm, balanceOf, smallPng } from '../helpers/media.ts';
+import { asMedia, ledgerRows, postForm, balanceOf, smallPng, freeBalance } from '../helpers/media.ts';
+import { storyFullPrice } from '../helpers/story-price.ts';
 import { freshPostgresUrl } from '../helpers/postgres.ts';
 import { callApi, signUpUser, startTestServer, type ApiAnswer, type TestServer } from '../helpers/server.ts';
 
@@ -30,25 +31,11 @@ const ULTRA_COST = 8;
 
 type User = Awaited<ReturnType<typeof signUpUser>>;
 
-async function freeBalance(user: User): Promise<number> {
-  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token: user.accessToken });
-  expect(answer.status).toBe(200);
-  return answer.body?.data?.credit ?? Number.NaN;
-}
 
 async function createStory(user: User): Promise<Story> {
   const answer = await postForm(server, 'story', { idea: IDEA, duration: '15' }, { token: user.accessToken });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return storySchema.parse(answer.body?.data);
-}
-
-function fullPrice(story: Story): number {
-  const board = story.storyboard;
-  return (
-    board.elements.length * storyPartPrice(board, 'elements') +
-    board.scenes.length * (storyPartPrice(board, 'scenes') + storyPartPrice(board, 'videos')) +
-    storyAudioPrice(board.audio.kind)
-  );
 }
 
 const count = (answers: readonly ApiAnswer[], status: number): number => answers.filter((answer) => answer.status === status).length;
@@ -65,12 +52,12 @@ describe('stories racing for the last credits', () => {
   it('6 holds and 12 paid pictures at once never overdraw; the held stories’ parts are then paid from their holds while 12 more pictures race', async () => {
     const user = await signUpUser(server, 'pgholds');
     const stories = await Promise.all(Array.from({ length: 6 }, () => createStory(user)));
-    const price = fullPrice(stories[0] as Story);
-    expect(stories.every((story) => fullPrice(story) === price)).toBe(true);
+    const price = storyFullPrice(stories[0] as Story);
+    expect(stories.every((story) => storyFullPrice(story) === price)).toBe(true);
     // Two films and 36 credits: at most two holds; the pictures take what the holds leave.
     const ledger = 2 * price + 36;
     await server.db.query("INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, $2, 'purchase', 'bought (test)')", [user.sub, ledger - 100]);
-    expect(await freeBalance(user)).toBe(ledger);
+    expect(await freeBalance(server, user.accessToken)).toBe(ledger);
 
     const holdAnswers = stories.map((story, index) =>
       callApi(server, `story/${story.id}/hold`, { method: 'POST', token: user.accessToken, headers: { 'Idempotency-Key': `pg-hold-${index}` } }),
@@ -85,7 +72,7 @@ describe('stories racing for the last credits', () => {
     expect(held).toBeGreaterThanOrEqual(1);
     expect(held).toBeLessThanOrEqual(2);
     // Nothing was spent twice over: what is held and what was paid fit in the ledger.
-    const free = await freeBalance(user);
+    const free = await freeBalance(server, user.accessToken);
     expect(free).toBe(ledger - held * price - bought * ULTRA_COST);
     expect(free).toBeGreaterThanOrEqual(0);
     // A refusal came when what was left could not pay it, and nothing was given back since.
@@ -105,7 +92,7 @@ describe('stories racing for the last credits', () => {
     expect(partAnswers.map((answer) => answer.status)).toEqual(heldStories.map(() => 200));
     const boughtMore = count(moreAnswers, 200);
     expect(boughtMore).toBe(Math.floor(free / ULTRA_COST));
-    expect(await freeBalance(user)).toBe(free - boughtMore * ULTRA_COST);
+    expect(await freeBalance(server, user.accessToken)).toBe(free - boughtMore * ULTRA_COST);
     const elementsCost = (heldStories[0] as Story).storyboard.elements.length * storyPartPrice((heldStories[0] as Story).storyboard, 'elements');
     expect((await openHolds(user.sub)).every((hold) => hold.amount === price && hold.drawn === elementsCost)).toBe(true);
 
@@ -115,7 +102,7 @@ describe('stories racing for the last credits', () => {
       running += row.amount;
       expect(running).toBeGreaterThanOrEqual(0);
     }
-    expect(running - held * (price - elementsCost)).toBe(await freeBalance(user));
+    expect(running - held * (price - elementsCost)).toBe(await freeBalance(server, user.accessToken));
   });
 });
 
@@ -137,7 +124,7 @@ describe('a story and an album racing for the last credits', () => {
         const user = await signUpUser(server, `pgmixed${index}`);
         const [story, album] = [await createStory(user), await albumWithBoard(user)];
         // Either project fits, never both.
-        const ledger = fullPrice(story) + albumPrice - 1;
+        const ledger = storyFullPrice(story) + albumPrice - 1;
         await server.db.query("INSERT INTO credit_ledger (user_sub, amount, kind, reason) VALUES ($1, $2, 'purchase', 'bought (test)')", [user.sub, ledger - 100]);
         return { user, story, album, ledger };
       }),
@@ -151,10 +138,10 @@ describe('a story and an album racing for the last credits', () => {
       const [storyHold, albumHold] = [answers[2 * index], answers[2 * index + 1]];
       expect([storyHold?.status, albumHold?.status].sort()).toEqual([200, 402]);
       const storyWon = storyHold?.status === 200;
-      const heldAmount = storyWon ? fullPrice(story) : albumPrice;
+      const heldAmount = storyWon ? storyFullPrice(story) : albumPrice;
       const free = ledger - heldAmount;
-      expect(await freeBalance(user)).toBe(free);
-      expect((storyWon ? albumHold : storyHold)?.body?.detail).toBe(`Not enough credits: this costs ${storyWon ? albumPrice : fullPrice(story)} credits and you have ${free}.`);
+      expect(await freeBalance(server, user.accessToken)).toBe(free);
+      expect((storyWon ? albumHold : storyHold)?.body?.detail).toBe(`Not enough credits: this costs ${storyWon ? albumPrice : storyFullPrice(story)} credits and you have ${free}.`);
       const open = await openHolds(user.sub);
       expect(open).toEqual([{ project_id: storyWon ? story.id : album.id, amount: heldAmount, drawn: 0 }]);
       // The album that lost is not paid from the story's hold: its clips are refused and nothing is made.
@@ -167,7 +154,7 @@ describe('a story and an album racing for the last credits', () => {
         expect(clips.status, JSON.stringify(clips.body)).toBe(200);
         expect(await openHolds(user.sub)).toEqual([{ project_id: album.id, amount: albumPrice, drawn: albumPrice }]);
       }
-      expect(await freeBalance(user)).toBe(free);
+      expect(await freeBalance(server, user.accessToken)).toBe(free);
       expect(free).toBeGreaterThanOrEqual(0);
       expect(await balanceOf(server, user.sub)).toBe(storyWon ? ledger : ledger - albumPrice);
     }

@@ -4,7 +4,7 @@ import { albumClipPrice } from '../../../src/lib/album-quote.ts';
 import { batchSchema, type Batch } from '../../../src/services/schemas/batch.ts';
 import { albumQuoteSchema, type AlbumQuoteAnswer } from '../../../src/services/schemas/project-hold.ts';
 import { appendLedgerEntry } from '../../../server/src/db/credit-ledger.ts';
-import { asMedia, balanceOf, ledgerRows, postForm, smallMp4, smallPng } from '../helpers/media.ts';
+import { asMedia, balanceOf, ledgerRows, postForm, smallMp4, smallPng, freeBalance } from '../helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type ApiAnswer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -33,11 +33,6 @@ afterAll(async () => {
 const asBatch = (answer: ApiAnswer): Batch => batchSchema.parse(answer.body?.data);
 const asQuote = (answer: ApiAnswer): AlbumQuoteAnswer => albumQuoteSchema.parse(answer.body?.data);
 
-async function freeBalance(user: User): Promise<number> {
-  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token: user.accessToken });
-  expect(answer.status).toBe(200);
-  return answer.body?.data?.credit ?? Number.NaN;
-}
 
 async function upload(user: User, endpoint: string, field: string, file: { data: Buffer; name: string; type: string }): Promise<string> {
   const answer = await postForm(server, endpoint, { [field]: file }, { token: user.accessToken });
@@ -87,7 +82,7 @@ describe('an album’s quote', () => {
       hold: null,
       balance: 100,
     });
-    expect(await freeBalance(user)).toBe(100);
+    expect(await freeBalance(server, user.accessToken)).toBe(100);
 
     const stranger = await signUpUser(server, 'albumstranger');
     for (const answer of [await quote(stranger, album), await hold(stranger, album), await release(stranger, album)]) {
@@ -116,7 +111,7 @@ describe('holding an album’s price', () => {
     const placed = asQuote(held);
     expect(placed.hold).toMatchObject({ amount: TWO_CLIPS, drawn: 0, remaining: TWO_CLIPS, status: 'open', close_reason: null });
     expect(placed.balance).toBe(100 - TWO_CLIPS);
-    expect(await freeBalance(user)).toBe(100 - TWO_CLIPS);
+    expect(await freeBalance(server, user.accessToken)).toBe(100 - TWO_CLIPS);
     // Nothing was spent: the ledger is as it was.
     expect(await balanceOf(server, user.sub)).toBe(100);
     // A retry with the same key is the same hold.
@@ -131,7 +126,7 @@ describe('holding an album’s price', () => {
     expect(clips).toHaveLength(2);
     expect((await ledgerRows(server, user.sub)).filter((row) => row.kind === 'debit').map((row) => row.amount)).toEqual([-20, -20]);
     expect(await balanceOf(server, user.sub)).toBe(100 - TWO_CLIPS);
-    expect(await freeBalance(user)).toBe(100 - TWO_CLIPS);
+    expect(await freeBalance(server, user.accessToken)).toBe(100 - TWO_CLIPS);
     const drawing = asQuote(await quote(user, album));
     expect(drawing.hold).toMatchObject({ amount: TWO_CLIPS, drawn: TWO_CLIPS, remaining: 0 });
     // Running clips are paid for: only the (free) join is left.
@@ -141,7 +136,7 @@ describe('holding an album’s price', () => {
     const cancelled = await callApi(server, `media/${clips[0]?.id ?? ''}/cancel`, { method: 'PUT', token: user.accessToken });
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(await balanceOf(server, user.sub)).toBe(100 - PARALLAX_VIDEO_CREDITS);
-    expect(await freeBalance(user)).toBe(100 - TWO_CLIPS);
+    expect(await freeBalance(server, user.accessToken)).toBe(100 - TWO_CLIPS);
     const afterCancel = asQuote(await quote(user, album));
     expect(afterCancel.hold).toMatchObject({ amount: TWO_CLIPS, drawn: PARALLAX_VIDEO_CREDITS, remaining: PARALLAX_VIDEO_CREDITS });
     expect(afterCancel.lines[0]).toEqual({ part: 'clips', label: 'Parallax', count: 1, each: PARALLAX_VIDEO_CREDITS, total: PARALLAX_VIDEO_CREDITS });
@@ -156,7 +151,7 @@ describe('holding an album’s price', () => {
     const released = await release(user, album);
     expect(released.status).toBe(200);
     expect(asQuote(released).hold).toMatchObject({ status: 'closed', close_reason: 'released' });
-    expect(await freeBalance(user)).toBe(100 - PARALLAX_VIDEO_CREDITS);
+    expect(await freeBalance(server, user.accessToken)).toBe(100 - PARALLAX_VIDEO_CREDITS);
     expect(asQuote(await quote(user, album)).hold).toBeNull();
   });
 
@@ -167,10 +162,10 @@ describe('holding an album’s price', () => {
     const answer = await hold(user, album, 'album-short');
     expect([answer.status, answer.body?.detail]).toEqual([402, `Not enough credits: this costs ${TWO_CLIPS} credits and you have 30.`]);
     expect(await holdRows(album)).toEqual([]);
-    expect(await freeBalance(user)).toBe(30);
+    expect(await freeBalance(server, user.accessToken)).toBe(30);
     // Without a hold the clips are paid as before: all or nothing (402, nothing made).
     expect((await generate(user, album)).status).toBe(402);
-    expect(await freeBalance(user)).toBe(30);
+    expect(await freeBalance(server, user.accessToken)).toBe(30);
   });
 
   it('two albums racing for the last credits: one holds, the other is refused and cannot spend the first one’s hold', async () => {
@@ -180,11 +175,11 @@ describe('holding an album’s price', () => {
     await appendLedgerEntry(server.db, { userSub: user.sub, amount: TWO_CLIPS + 10 - 100, kind: 'purchase', reason: 'Bought credits (test)' });
     const answers = await Promise.all([hold(user, first), hold(user, second)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
-    expect(await freeBalance(user)).toBe(10);
+    expect(await freeBalance(server, user.accessToken)).toBe(10);
     // The album that lost cannot be made from the other's hold either.
     const loser = answers[0]?.status === 402 ? first : second;
     expect((await generate(user, loser)).status).toBe(402);
-    expect(await freeBalance(user)).toBe(10);
+    expect(await freeBalance(server, user.accessToken)).toBe(10);
   });
 });
 
@@ -199,7 +194,7 @@ describe('a hold ends with its album', () => {
     expect(joined.status, JSON.stringify(joined.body)).toBe(200);
     expect(asBatch(joined).concat).not.toBeNull();
     expect(await holdRows(album)).toEqual([{ status: 'closed', close_reason: 'ended', amount: TWO_CLIPS, drawn: 0 }]);
-    expect(await freeBalance(user)).toBe(100);
+    expect(await freeBalance(server, user.accessToken)).toBe(100);
     // The join was free.
     expect(await balanceOf(server, user.sub)).toBe(100);
   });
@@ -209,10 +204,10 @@ describe('a hold ends with its album', () => {
     const album = await albumWithBoard(user);
     expect((await hold(user, album)).status).toBe(200);
     expect((await generate(user, album)).status).toBe(200);
-    expect(await freeBalance(user)).toBe(100 - TWO_CLIPS);
+    expect(await freeBalance(server, user.accessToken)).toBe(100 - TWO_CLIPS);
     const deleted = await callApi(server, `batch/${album.id}`, { method: 'DELETE', token: user.accessToken });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
-    expect(await freeBalance(user)).toBe(100);
+    expect(await freeBalance(server, user.accessToken)).toBe(100);
     expect(await balanceOf(server, user.sub)).toBe(100);
     expect(await holdRows(album)).toEqual([{ status: 'closed', close_reason: 'deleted', amount: TWO_CLIPS, drawn: 0 }]);
   });

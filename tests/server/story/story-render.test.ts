@@ -5,7 +5,7 @@ import { STORY_TOOLS } from '../../../src/config/story.ts';
 import { storyConcatSource, storyPartStates } from '../../../src/lib/story.ts';
 import { storySchema, type Story, type Storyboard } from '../../../src/services/schemas/story.ts';
 import { storyQuoteSchema } from '../../../src/services/schemas/project-hold.ts';
-import { balanceOf, fetchFile, hasEnded, PNG_MAGIC, pollStatus, postForm } from '../helpers/media.ts';
+import { balanceOf, fetchFile, hasEnded, PNG_MAGIC, pollStatus, postForm, freeBalance } from '../helpers/media.ts';
 import { callApi, signUpUser, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -70,11 +70,6 @@ const statusOf = (story: Story) => (id: string) => {
   return status as 'failed';
 };
 
-/** The balance the person can spend (GET credits/get): the ledger minus what open holds keep. */
-async function freeBalance(): Promise<number> {
-  const answer = await callApi<{ credit: number }>(server, 'credits/get', { token: user.accessToken });
-  return answer.body?.data?.credit ?? Number.NaN;
-}
 
 beforeAll(async () => {
   server = await startTestServer({ jobs: { durationMs: 20, pollIntervalMs: 100, concurrency: 2 } });
@@ -103,11 +98,11 @@ describe('a story from the idea to one film', () => {
       const saved = asStory(await callApi(server, `story/${created.id}`, { method: 'PUT', token: user.accessToken, json: { storyboard: board, step: 'elements' } }));
       expect(saved.storyboard.scenes).toHaveLength(1);
       // The whole film's price set aside before the first part (issue 21 item 6): the parts draw from it.
-      const start = await freeBalance();
+      const start = await freeBalance(server, user.accessToken);
       const held = storyQuoteSchema.parse((await callApi(server, `story/${created.id}/hold`, { method: 'POST', token: user.accessToken })).body?.data);
       const quoted = held.total;
       expect(held.hold).toMatchObject({ amount: quoted, drawn: 0 });
-      expect(await freeBalance()).toBe(start - quoted);
+      expect(await freeBalance(server, user.accessToken)).toBe(start - quoted);
 
       // Elements: one picture each, rendered to success.
       const elements = await generate(saved, 'elements');
@@ -170,7 +165,7 @@ describe('a story from the idea to one film', () => {
       // last of it and so left 4 credits of the narration to the free balance.
       const spent = storyQuoteSchema.parse((await callApi(server, `story/${created.id}/quote`, { method: 'POST', token: user.accessToken })).body?.data);
       expect(spent).toMatchObject({ total: 0, hold: { amount: quoted, drawn: quoted, remaining: 0, status: 'open' } });
-      expect(await freeBalance()).toBe(start - quoted - 4);
+      expect(await freeBalance(server, user.accessToken)).toBe(start - quoted - 4);
 
       // Joining: one free job, the film with the narration under it.
       const balance = await balanceOf(server, user.sub);
@@ -198,7 +193,7 @@ describe('a story from the idea to one film', () => {
       // The film is joined: the project has ended and its hold is closed.
       const ended = await server.db.query<{ status: string; close_reason: string }>('SELECT status, close_reason FROM credit_holds WHERE project_id = $1', [created.id]);
       expect(ended.rows).toEqual([{ status: 'closed', close_reason: 'ended' }]);
-      expect(await freeBalance()).toBe(start - quoted - 4);
+      expect(await freeBalance(server, user.accessToken)).toBe(start - quoted - 4);
 
       // The list shows the story with the scene picture as its cover.
       const list = await callApi<{ items: { id: string; cover_url: string | null }[] }>(server, 'story', { token: user.accessToken });
